@@ -15,6 +15,10 @@ type Request struct {
 	Sample   int
 	Messages []Message
 	Params   Params
+	// Reference is the prompt's reference answer. Only simulated models read
+	// it (to answer "correctly" at their configured rate); network providers
+	// never send it.
+	Reference string
 }
 
 // Delta is a piece of streamed output and when it arrived, measured from the
