@@ -1,0 +1,43 @@
+package server
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/ringside-eval/ringside"
+)
+
+// AdminTokenKey is the settings key of the admin token's hash.
+const AdminTokenKey = "admin_token_hash"
+
+func (s *Server) registerAPIRoutes(g *echo.Group) {
+	admin := g.Group("/admin", s.requireAdmin)
+	admin.GET("/whoami", s.handleAdminWhoami)
+}
+
+// requireAdmin lets a request through when it carries the admin token as
+// "Authorization: Bearer T".
+func (s *Server) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		token, ok := strings.CutPrefix(c.Request().Header.Get("Authorization"), "Bearer ")
+		if !ok || token == "" {
+			return ringside.Errorf(ringside.EUNAUTHORIZED, "admin token required")
+		}
+		want, err := s.DB.Setting(c.Request().Context(), AdminTokenKey)
+		if err != nil {
+			return err
+		}
+		if subtle.ConstantTimeCompare([]byte(ringside.HashToken(token)), []byte(want)) != 1 {
+			return ringside.Errorf(ringside.EUNAUTHORIZED, "wrong admin token")
+		}
+		return next(c)
+	}
+}
+
+// handleAdminWhoami is GET /api/admin/whoami: 200 when the admin token is
+// right, so scripts and the admin page can check a token.
+func (s *Server) handleAdminWhoami(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]string{"role": "admin"})
+}

@@ -1,0 +1,46 @@
+package server
+
+import (
+	"io/fs"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/ringside-eval/ringside/ui"
+)
+
+func (s *Server) registerPageRoutes(e *echo.Echo) {
+	pages := ui.FS()
+	e.GET("/", s.handlePage(pages, "index.html"))
+	e.GET("/judge", s.handlePage(pages, "judge.html"))
+	e.GET("/leaderboard", s.handlePage(pages, "leaderboard.html"))
+	e.GET("/admin", s.handlePage(pages, "admin.html"))
+	assets := http.FileServer(http.FS(pages))
+	e.GET("/assets/*", echo.WrapHandler(cacheAssets(assets)))
+}
+
+// handlePage serves one HTML page. Pages are never cached, so a new binary's
+// pages are seen at once.
+func (s *Server) handlePage(pages fs.FS, name string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		body, err := fs.ReadFile(pages, name)
+		if err != nil {
+			return err
+		}
+		c.Response().Header().Set("Cache-Control", "no-cache")
+		return c.HTMLBlob(http.StatusOK, body)
+	}
+}
+
+// cacheAssets lets browsers keep assets with hashed names for a year; the
+// others are revalidated.
+func cacheAssets(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "-") && (strings.HasSuffix(r.URL.Path, ".js") || strings.HasSuffix(r.URL.Path, ".css")) {
+			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		} else {
+			w.Header().Set("Cache-Control", "no-cache")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
