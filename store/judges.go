@@ -131,4 +131,3 @@ func scanJudge(s scanner) (*ringside.Judge, error) {
 	}
 	return &j, nil
 }
-

@@ -1,0 +1,36 @@
+package judge
+
+import (
+	"github.com/ringside-eval/ringside"
+)
+
+// Rules is the rule-based judge over a set of prompts: every prompt's checks
+// and the judge's defaults, compiled once.
+type Rules struct {
+	sets map[string]*Set
+}
+
+// NewRules compiles the checks of every prompt with the defaults (from
+// CompileDefaults). The first malformed check is an EINVALID error naming
+// the prompt and the check.
+func NewRules(prompts []ringside.Prompt, defaults []Check) (*Rules, error) {
+	r := &Rules{sets: make(map[string]*Set, len(prompts))}
+	for i := range prompts {
+		s, err := CompilePrompt(&prompts[i], defaults)
+		if err != nil {
+			return nil, err
+		}
+		r.sets[prompts[i].ID] = s
+	}
+	return r, nil
+}
+
+// Check runs the checks of the generation's prompt on it. ok is false when
+// the prompt is not one of the judge's.
+func (r *Rules) Check(g *ringside.Generation) (results []Result, ok bool) {
+	s, ok := r.sets[g.PromptID]
+	if !ok {
+		return nil, false
+	}
+	return s.Run(g), true
+}
