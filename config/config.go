@@ -4,16 +4,19 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/judge"
 )
 
 // Config is the whole file.
@@ -25,6 +28,7 @@ type Config struct {
 	Run        Run              `toml:"run"`
 	Judges     []Judge          `toml:"judges"`
 	Rank       Rank             `toml:"rank"`
+	Judging    Judging          `toml:"judging"`
 	// Dimensions a vote may name a winner on, besides the overall verdict.
 	Dimensions []string `toml:"dimensions"`
 
@@ -82,6 +86,68 @@ type Judge struct {
 	UseReference bool `toml:"use_reference"`
 	// StrongWeight is how many votes a strong verdict (A>>B) counts for.
 	StrongWeight int `toml:"strong_weight"`
+	// Checks are a rules judge's default checks, run on every prompt's
+	// generations (or those of the listed kinds) besides the prompt's own.
+	Checks []DefaultCheck `toml:"checks"`
+}
+
+// DefaultCheck is a check written in the config rather than a prompt file:
+// the fields of a prompt's check, plus the prompt kinds it applies to.
+type DefaultCheck struct {
+	Type string `toml:"type"`
+	// Value is a string or a number, depending on the type.
+	Value   AnyValue `toml:"value"`
+	Pattern string   `toml:"pattern"`
+	// Schema is a JSON Schema, as a table or as a string of JSON.
+	Schema    AnyValue `toml:"schema"`
+	Weight    float64  `toml:"weight"`
+	Dimension string   `toml:"dimension"`
+	Kinds     []string `toml:"kinds"`
+}
+
+// AnyValue is a TOML value of any shape, taken whole. Decoding it through
+// UnmarshalTOML marks the keys of a table value as known, where a plain
+// `any` field would leave a JSON Schema's keys reported as unknown.
+type AnyValue struct{ V any }
+
+// UnmarshalTOML keeps the decoded value.
+func (a *AnyValue) UnmarshalTOML(v any) error {
+	a.V = v
+	return nil
+}
+
+// DefaultChecks returns the judge's default checks in the rule judge's
+// terms, for judge.CompileDefaults. Errors name the field as
+// "checks[i].field".
+func (j *Judge) DefaultChecks() ([]judge.DefaultCheck, error) {
+	out := make([]judge.DefaultCheck, 0, len(j.Checks))
+	for i, c := range j.Checks {
+		field := fmt.Sprintf("checks[%d]", i)
+		dc := judge.DefaultCheck{Check: ringside.Check{Type: c.Type, Pattern: c.Pattern, Weight: c.Weight, Dimension: c.Dimension}, Kinds: c.Kinds}
+		if c.Value.V != nil {
+			v, err := json.Marshal(c.Value.V)
+			if err != nil {
+				return nil, ringside.FieldError(field+".value", "%v", err)
+			}
+			dc.Value = v
+		}
+		switch s := c.Schema.V.(type) {
+		case nil:
+		case string:
+			if !json.Valid([]byte(s)) {
+				return nil, ringside.FieldError(field+".schema", "not valid JSON")
+			}
+			dc.Schema = json.RawMessage(s)
+		default:
+			v, err := json.Marshal(s)
+			if err != nil {
+				return nil, ringside.FieldError(field+".schema", "%v", err)
+			}
+			dc.Schema = v
+		}
+		out = append(out, dc)
+	}
+	return out, nil
 }
 
 // Rank holds the defaults of `ringside rank`.
@@ -101,6 +167,7 @@ func Defaults() *Config {
 		Database:   Database{Path: "ringside.db"},
 		Run:        Run{Name: "default", Samples: 1, Concurrency: 8, Pairs: "all", PairsPerPrompt: 1},
 		Rank:       Rank{Bootstrap: 1000},
+		Judging:    DefaultJudging(),
 		Dimensions: append([]string(nil), ringside.DefaultDimensions...),
 	}
 }
@@ -147,6 +214,11 @@ func Parse(data []byte, name string) (*Config, error) {
 	}
 	cfg.Path = name
 	dir := filepath.Dir(name)
+	for i := range cfg.Judges {
+		if f := cfg.Judges[i].PromptFile; f != "" && !filepath.IsAbs(f) {
+			cfg.Judges[i].PromptFile = filepath.Join(dir, f)
+		}
+	}
 	for i := range cfg.PromptSets {
 		if f := cfg.PromptSets[i].File; f != "" && !filepath.IsAbs(f) {
 			cfg.PromptSets[i].File = filepath.Join(dir, f)
@@ -213,15 +285,35 @@ func (c *Config) Validate() error {
 	if err := c.validateRun(names); err != nil {
 		return err
 	}
+	if err := c.validateJudges(names); err != nil {
+		return err
+	}
+	if c.Rank.Bootstrap < 0 {
+		return ringside.FieldError("rank.bootstrap", "must not be negative")
+	}
+	if len(c.Dimensions) == 0 {
+		return ringside.FieldError("dimensions", "name at least one dimension")
+	}
+	return c.Judging.Validate()
+}
+
+// validateJudges checks the automatic judges; models holds the configured
+// model names.
+func (c *Config) validateJudges(models map[string]bool) error {
+	seen := map[string]bool{}
 	for i, j := range c.Judges {
 		field := fmt.Sprintf("judges[%d]", i)
 		if j.Name == "" {
 			return ringside.FieldError(field+".name", "required")
 		}
+		if seen[j.Name] {
+			return ringside.FieldError(field+".name", "%q is used by another judge", j.Name)
+		}
+		seen[j.Name] = true
 		switch j.Kind {
 		case ringside.JudgeRules:
 		case ringside.JudgeLLM:
-			if !names[j.Model] {
+			if !models[j.Model] {
 				return ringside.FieldError(field+".model", "%q is not a configured model", j.Model)
 			}
 		default:
@@ -230,12 +322,23 @@ func (c *Config) Validate() error {
 		if j.StrongWeight < 0 {
 			return ringside.FieldError(field+".strong_weight", "must not be negative")
 		}
-	}
-	if c.Rank.Bootstrap < 0 {
-		return ringside.FieldError("rank.bootstrap", "must not be negative")
-	}
-	if len(c.Dimensions) == 0 {
-		return ringside.FieldError("dimensions", "name at least one dimension")
+		if len(j.Checks) > 0 && j.Kind != ringside.JudgeRules {
+			return ringside.FieldError(field+".checks[0]", "only a rules judge runs checks")
+		}
+		// A malformed default check fails here, with its line, rather than
+		// passing or failing every generation silently when judged.
+		dcs, err := j.DefaultChecks()
+		if err == nil {
+			_, err = judge.CompileDefaults(dcs)
+		}
+		if err != nil {
+			return prefixField(err, field)
+		}
+		for k, dc := range j.Checks {
+			if dc.Dimension != "" && !slices.Contains(c.Dimensions, dc.Dimension) {
+				return ringside.FieldError(fmt.Sprintf("%s.checks[%d].dimension", field, k), "%q is not one of the configured dimensions", dc.Dimension)
+			}
+		}
 	}
 	return nil
 }
@@ -286,4 +389,152 @@ func prefixField(err error, prefix string) error {
 		return &ringside.Error{Code: fe.Code, Field: prefix + "." + fe.Field, Message: fe.Message}
 	}
 	return err
+}
+
+// Judging holds the settings of live human judging: the judge page and its
+// websocket (see docs/protocol.md).
+type Judging struct {
+	// Source is where battles come from: "live" runs two configured models
+	// on a prompt when a judge asks; "stored" deals battles that
+	// `ringside run` produced.
+	Source string `toml:"source"`
+	// Runs limits stored battles to these runs (all runs when empty).
+	Runs []string `toml:"runs"`
+	// Reveal is when a judge learns which model wrote which side:
+	// "after_vote", "after_session" (when the quota is met or the judge
+	// ends the session) or "never".
+	Reveal string `toml:"reveal"`
+	// Pace is how stored battles stream: "recorded" (at the pace the
+	// generation was recorded) or "instant".
+	Pace string `toml:"pace"`
+	// PaceToSlower shows both sides at the speed of the slower one, so that
+	// speed does not give a model away.
+	PaceToSlower bool `toml:"pace_to_slower"`
+	// VoteOpens is when a judge may vote: "end" (both sides finished) or
+	// "partial" (each side finished or showed VoteOpenChars characters).
+	VoteOpens     string `toml:"vote_opens"`
+	VoteOpenChars int    `toml:"vote_open_chars"`
+	// MaxReasonChars bounds a vote's free-text reason.
+	MaxReasonChars int `toml:"max_reason_chars"`
+	// MaxMessageBytes is the largest frame a judge may send; a larger one
+	// (up to 16 times this) is answered with an error and dropped, and the
+	// connection stays open; beyond that the connection is closed.
+	MaxMessageBytes int `toml:"max_message_bytes"`
+	// SendBuffer is how many frames may wait for a slow judge before the
+	// connection is dropped (the judge then reconnects and resumes).
+	SendBuffer   int           `toml:"send_buffer"`
+	PingInterval time.Duration `toml:"ping_interval"`
+	// PongTimeout is how long a silent connection is kept.
+	PongTimeout  time.Duration `toml:"pong_timeout"`
+	WriteTimeout time.Duration `toml:"write_timeout"`
+	// ResumeWindow is how long a disconnected judge's battle stays in
+	// memory, streaming, for the judge to come back to.
+	ResumeWindow time.Duration `toml:"resume_window"`
+	// MessagesPerSecond and MessageBurst limit what one connection may send.
+	MessagesPerSecond float64     `toml:"messages_per_second"`
+	MessageBurst      int         `toml:"message_burst"`
+	Open              OpenJudging `toml:"open"`
+}
+
+// OpenJudging lets anyone judge without an invite, under a cookie identity
+// and rate limits.
+type OpenJudging struct {
+	Enabled bool `toml:"enabled"`
+	// Quota is the number of battles an anonymous judge is asked for (0 = no limit).
+	Quota int `toml:"quota"`
+	// IPPerMinute and IPBurst limit page loads and connections per client
+	// address for anonymous judges.
+	IPPerMinute float64 `toml:"ip_per_minute"`
+	IPBurst     int     `toml:"ip_burst"`
+	// BattlesPerMinute limits how fast one anonymous judge is dealt battles.
+	BattlesPerMinute float64 `toml:"battles_per_minute"`
+}
+
+// Judging sources, reveal policies, paces and vote openings.
+const (
+	SourceLive   = "live"
+	SourceStored = "stored"
+
+	RevealAfterVote    = "after_vote"
+	RevealAfterSession = "after_session"
+	RevealNever        = "never"
+
+	PaceRecorded = "recorded"
+	PaceInstant  = "instant"
+
+	VoteOpensEnd     = "end"
+	VoteOpensPartial = "partial"
+)
+
+// DefaultJudging returns the judging settings of a config that sets none.
+func DefaultJudging() Judging {
+	return Judging{
+		Source: SourceLive, Reveal: RevealAfterVote, Pace: PaceRecorded,
+		VoteOpens: VoteOpensEnd, VoteOpenChars: 400, MaxReasonChars: 2000,
+		MaxMessageBytes: 16 << 10, SendBuffer: 256,
+		PingInterval: 25 * time.Second, PongTimeout: 60 * time.Second, WriteTimeout: 10 * time.Second,
+		ResumeWindow:      10 * time.Minute,
+		MessagesPerSecond: 20, MessageBurst: 40,
+		Open: OpenJudging{IPPerMinute: 30, IPBurst: 20, BattlesPerMinute: 20},
+	}
+}
+
+// Validate checks the judging settings; errors name the key.
+func (j *Judging) Validate() error {
+	for _, c := range []struct {
+		key, value string
+		allowed    []string
+	}{
+		{"source", j.Source, []string{SourceLive, SourceStored}},
+		{"reveal", j.Reveal, []string{RevealAfterVote, RevealAfterSession, RevealNever}},
+		{"pace", j.Pace, []string{PaceRecorded, PaceInstant}},
+		{"vote_opens", j.VoteOpens, []string{VoteOpensEnd, VoteOpensPartial}},
+	} {
+		if !slices.Contains(c.allowed, c.value) {
+			return ringside.FieldError("judging."+c.key, "%q is not one of %s", c.value, strings.Join(c.allowed, ", "))
+		}
+	}
+	for _, c := range []struct {
+		key   string
+		value int
+		min   int
+	}{
+		{"vote_open_chars", j.VoteOpenChars, 0},
+		{"max_reason_chars", j.MaxReasonChars, 0},
+		{"max_message_bytes", j.MaxMessageBytes, 1024},
+		{"send_buffer", j.SendBuffer, 8},
+		{"message_burst", j.MessageBurst, 1},
+		{"open.quota", j.Open.Quota, 0},
+		{"open.ip_burst", j.Open.IPBurst, 1},
+	} {
+		if c.value < c.min {
+			return ringside.FieldError("judging."+c.key, "must be at least %d", c.min)
+		}
+	}
+	for _, c := range []struct {
+		key   string
+		value time.Duration
+	}{
+		{"ping_interval", j.PingInterval}, {"pong_timeout", j.PongTimeout},
+		{"write_timeout", j.WriteTimeout}, {"resume_window", j.ResumeWindow},
+	} {
+		if c.value <= 0 {
+			return ringside.FieldError("judging."+c.key, "must be positive")
+		}
+	}
+	if j.PongTimeout <= j.PingInterval {
+		return ringside.FieldError("judging.pong_timeout", "must be longer than ping_interval (%s)", j.PingInterval)
+	}
+	for _, c := range []struct {
+		key  string
+		rate float64
+	}{
+		{"messages_per_second", j.MessagesPerSecond}, {"open.ip_per_minute", j.Open.IPPerMinute},
+		{"open.battles_per_minute", j.Open.BattlesPerMinute},
+	} {
+		if c.rate <= 0 {
+			return ringside.FieldError("judging."+c.key, "must be positive")
+		}
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -46,6 +47,20 @@ func TestConfigErrorsNameKeyAndLine(t *testing.T) {
 		{"run names unknown model", "[run]\nmodels = [\"ghost\"]\n", "c.toml:2: run.models: \"ghost\""},
 		{"syntax", "[server]\naddr = \n", "c.toml:2:"},
 		{"llm judge without model", "[[judges]]\nname = \"j\"\nkind = \"llm\"\n", "c.toml:1: judges[0].model: "},
+		{"unknown judging key", "[judging]\nsource = \"live\"\nrevael = \"never\"\n", "c.toml:3: judging.revael: unknown key"},
+		{"bad judging source", "[judging]\nsource = \"cache\"\n", "c.toml:2: judging.source: \"cache\""},
+		{"bad reveal", "[judging]\nreveal = \"later\"\n", "c.toml:2: judging.reveal: "},
+		{"pong not after ping", "[judging]\nping_interval = \"30s\"\npong_timeout = \"10s\"\n", "c.toml:3: judging.pong_timeout: "},
+		{"unknown open judging key", "[judging.open]\nenabeld = true\n", "c.toml:2: judging.open.enabeld: unknown key"},
+		{"bad open quota", "[judging.open]\nquota = -1\n", "c.toml:2: judging.open.quota: "},
+		{"bad default regex", "[[judges]]\nname = \"r\"\nkind = \"rules\"\n[[judges.checks]]\ntype = \"regex\"\npattern = \"(x\"\n", "c.toml:6: judges[0].checks[0].pattern: "},
+		{"default value of the wrong type", "[[judges]]\nname = \"r\"\nkind = \"rules\"\n[[judges.checks]]\ntype = \"max_words\"\nvalue = \"many\"\n", "c.toml:6: judges[0].checks[0].value: want a number"},
+		{"default schema invalid", "[[judges]]\nname = \"r\"\nkind = \"rules\"\n[[judges.checks]]\ntype = \"json_schema\"\nschema = '{\"type\": 5}'\n", "judges[0].checks[0].schema: invalid schema"},
+		{"unknown default check", "[[judges]]\nname = \"r\"\nkind = \"rules\"\n[[judges.checks]]\ntype = \"sentiment\"\n", "c.toml:5: judges[0].checks[0].type: "},
+		{"default check kinds", "[[judges]]\nname = \"r\"\nkind = \"rules\"\n[[judges.checks]]\ntype = \"is_json\"\nkinds = [\"rare\"]\n", "c.toml:6: judges[0].checks[0].kinds: "},
+		{"default check dimension", "[[judges]]\nname = \"r\"\nkind = \"rules\"\n[[judges.checks]]\ntype = \"is_json\"\ndimension = \"vibes\"\n", "c.toml:6: judges[0].checks[0].dimension: "},
+		{"checks on an llm judge", "[[models]]\nname = \"m\"\nprovider = \"sim\"\n[[judges]]\nname = \"j\"\nkind = \"llm\"\nmodel = \"m\"\n[[judges.checks]]\ntype = \"is_json\"\n", "c.toml:8: judges[0].checks[0]: "},
+		{"duplicate judge", "[[judges]]\nname = \"r\"\nkind = \"rules\"\n[[judges]]\nname = \"r\"\nkind = \"rules\"\n", "c.toml:5: judges[1].name: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := config.Parse([]byte(tc.src), "c.toml")
@@ -66,6 +81,76 @@ func TestDefaultsNeedNoFile(t *testing.T) {
 	}
 	if cfg.Database.Path != "ringside.db" || cfg.Run.Samples != 1 || len(cfg.Dimensions) != 5 {
 		t.Fatalf("defaults = %+v", cfg)
+	}
+}
+
+func TestExampleJudgingMatchesDefaults(t *testing.T) {
+	// The example documents the defaults: a drift between the two would
+	// mislead whoever copies it.
+	cfg, err := config.Load(filepath.Join("..", "config.example.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.DefaultJudging()
+	want.Runs = []string{} // the example spells "every run" as []
+	if !reflect.DeepEqual(cfg.Judging, want) {
+		t.Fatalf("example [judging] = %+v\nwant the defaults %+v", cfg.Judging, want)
+	}
+	custom, err := config.Parse([]byte("[judging]\nsource = \"stored\"\nruns = [\"nightly\"]\nreveal = \"after_session\"\npace = \"instant\"\npace_to_slower = true\nvote_opens = \"partial\"\nvote_open_chars = 100\n[judging.open]\nenabled = true\nquota = 20\n"), "c.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := custom.Judging
+	if j.Source != "stored" || j.Runs[0] != "nightly" || j.Reveal != "after_session" || j.Pace != "instant" ||
+		!j.PaceToSlower || j.VoteOpens != "partial" || j.VoteOpenChars != 100 || !j.Open.Enabled || j.Open.Quota != 20 {
+		t.Fatalf("judging = %+v", j)
+	}
+	if j.PingInterval != config.DefaultJudging().PingInterval {
+		t.Fatalf("unset keys must keep their defaults: %+v", j)
+	}
+}
+
+func TestJudgeDefaultChecks(t *testing.T) {
+	src := `
+[[judges]]
+name = "strict"
+kind = "rules"
+prompt_file = "ignored-for-rules.txt"
+
+[[judges.checks]]
+type = "max_cost_usd"
+value = 0.002
+weight = 2
+
+[[judges.checks]]
+type = "json_schema"
+schema = { type = "object", required = ["total"] }
+dimension = "format_compliance"
+kinds = ["typical", "edge"]
+
+[[judges.checks]]
+type = "is-json"
+`
+	cfg, err := config.Parse([]byte(src), filepath.Join("conf", "c.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := cfg.Judges[0]
+	if j.PromptFile != filepath.Join("conf", "ignored-for-rules.txt") {
+		t.Fatalf("prompt_file = %q, want it relative to the config", j.PromptFile)
+	}
+	dcs, err := j.DefaultChecks()
+	if err != nil || len(dcs) != 3 {
+		t.Fatalf("DefaultChecks = %+v, %v", dcs, err)
+	}
+	if string(dcs[0].Value) != "0.002" || dcs[0].Weight != 2 {
+		t.Fatalf("cost check = %+v", dcs[0])
+	}
+	if string(dcs[1].Schema) != `{"required":["total"],"type":"object"}` || dcs[1].Kinds[1] != "edge" || dcs[1].Dimension != "format_compliance" {
+		t.Fatalf("schema check = %+v (%s)", dcs[1], dcs[1].Schema)
+	}
+	if dcs[2].Type != "is-json" || dcs[2].Value != nil {
+		t.Fatalf("is-json check = %+v", dcs[2])
 	}
 }
 

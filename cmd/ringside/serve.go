@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+
+	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/server"
+)
+
+func (m *Main) serve(ctx context.Context, args []string) error {
+	fs := m.newFlagSet("serve", "[--config F] [--addr A] [--db F]", `
+Starts the web server: the judge page, the leaderboard, the admin page and the
+JSON API. With no config file it starts the built-in demo: simulated models and
+the bundled example prompts, in a ringside.db file in the working directory.
+Stops gracefully on SIGINT or SIGTERM.`)
+	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
+	addr := fs.String("addr", "", "address to listen on (default: server.addr, 127.0.0.1:8080)")
+	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db)")
+	if err := m.parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg, err := m.loadConfig(*cfgPath)
+	if err != nil {
+		return err
+	}
+	if *addr != "" {
+		cfg.Server.Addr = *addr
+	}
+	db, err := openDB(ctx, cfg, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := syncPromptSets(ctx, db, cfg, m.Stdout); err != nil {
+		return err
+	}
+	token, err := server.EnsureAdminToken(ctx, db, m.Getenv(cfg.Server.AdminTokenEnv))
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", cfg.Server.Addr)
+	if err != nil {
+		return ringside.Errorf(ringside.EINVALID, "listen on %s: %v", cfg.Server.Addr, err)
+	}
+	base := publicURL(cfg.Server.PublicURL, ln.Addr().String())
+	if cfg.Path == "" {
+		fmt.Fprintf(m.Stdout, "ringside demo: %d simulated models, database %s\n", len(cfg.Models), db.Path)
+	}
+	fmt.Fprintf(m.Stdout, "ringside listening on %s\n", base)
+	fmt.Fprintf(m.Stdout, "  leaderboard: %s/leaderboard\n  judge:       %s/judge\n", base, base)
+	if token != "" {
+		fmt.Fprintf(m.Stdout, "  admin token (shown once; set %s to choose your own): %s\n", cfg.Server.AdminTokenEnv, token)
+	}
+	if m.Listening != nil {
+		m.Listening(ln.Addr().String())
+	}
+	srv := server.New(db, cfg, m.logger())
+	if err := srv.Serve(ctx, ln); err != nil {
+		return err
+	}
+	return db.Close()
+}
+
+// publicURL is the configured public address, or one made from the listener.
+func publicURL(configured, listenAddr string) string {
+	if configured != "" {
+		return strings.TrimRight(configured, "/")
+	}
+	host, port, _ := net.SplitHostPort(listenAddr)
+	if host == "" || host == "::" || host == "0.0.0.0" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
