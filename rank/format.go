@@ -1,0 +1,474 @@
+package rank
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ringside-eval/ringside"
+)
+
+// Formats Write accepts.
+var Formats = []string{"table", "json", "csv", "md"}
+
+func badFormat(format string) error {
+	return ringside.FieldError("format", "%q is not one of %s", format, strings.Join(Formats, ", "))
+}
+
+// Write renders the leaderboard: "table" (aligned for a terminal), "json"
+// (DESIGN.md's shape, indented), "csv" (one row per model and slice; the
+// matrix is left out) or "md".
+func (lb *Leaderboard) Write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		return writeJSON(w, lb)
+	case "csv":
+		return lb.writeCSV(w)
+	case "table", "md":
+		var b strings.Builder
+		lb.render(&b, format == "md", "")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	return badFormat(format)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// perfColumn is an optional column filled from Perf.
+type perfColumn struct {
+	head string
+	get  func(*Perf) *float64
+	fmt  string
+}
+
+var perfColumns = []perfColumn{
+	{"TTFT p50 ms", func(p *Perf) *float64 { return p.TTFTP50Ms }, "%.0f"},
+	{"TTFT p95 ms", func(p *Perf) *float64 { return p.TTFTP95Ms }, "%.0f"},
+	{"Latency p50 ms", func(p *Perf) *float64 { return p.LatencyP50Ms }, "%.0f"},
+	{"Latency p95 ms", func(p *Perf) *float64 { return p.LatencyP95Ms }, "%.0f"},
+	{"Tokens/s", func(p *Perf) *float64 { return p.OutputTokensPerS }, "%.1f"},
+	{"$/battle", func(p *Perf) *float64 { return p.CostPerBattleUSD }, "%.5f"},
+	{"$/1k responses", func(p *Perf) *float64 { return p.CostPer1kResponsesUSD }, "%.3f"},
+	{"Errors", func(p *Perf) *float64 { return p.ErrorRate }, "pct"},
+}
+
+var csvPerfNames = []string{
+	"ttft_p50_ms", "ttft_p95_ms", "latency_p50_ms", "latency_p95_ms", "output_tokens_per_s",
+	"cost_per_battle_usd", "cost_per_1k_responses_usd", "error_rate",
+}
+
+// present lists the optional columns some model of the leaderboard fills:
+// Elo first, then the Perf columns by index.
+func (lb *Leaderboard) present() (elo bool, perf []int) {
+	perfs := []*Perf{}
+	for _, m := range lb.Models {
+		elo = elo || m.Elo != nil
+		perfs = append(perfs, m.Perf)
+	}
+	for _, m := range lb.Flagged {
+		elo = elo || m.Elo != nil
+		perfs = append(perfs, m.Perf)
+	}
+	for c, col := range perfColumns {
+		for _, p := range perfs {
+			if p != nil && col.get(p) != nil {
+				perf = append(perf, c)
+				break
+			}
+		}
+	}
+	return elo, perf
+}
+
+func (lb *Leaderboard) summary() string {
+	m := lb.Method
+	s := fmt.Sprintf("Bradley-Terry, %d battles, ", lb.Battles)
+	switch m.Interval {
+	case IntervalBootstrap:
+		s += fmt.Sprintf("95%% CI by bootstrap (%d rounds, seed %d), ", m.BootstrapRounds, m.Seed)
+	case IntervalSandwich:
+		s += "95% CI by sandwich standard errors, "
+	default:
+		s += "no intervals, "
+	}
+	if m.Anchor != nil {
+		return s + fmt.Sprintf("anchor %s = %s", m.Anchor.Model, num(m.Anchor.Rating, 1))
+	}
+	return s + "mean 1000"
+}
+
+// render writes the table or Markdown form, slices after the whole.
+func (lb *Leaderboard) render(b *strings.Builder, md bool, title string) {
+	if title != "" {
+		if md {
+			fmt.Fprintf(b, "\n### %s\n\n", title)
+		} else {
+			fmt.Fprintf(b, "\n== %s ==\n", title)
+		}
+	}
+	if md {
+		b.WriteString(lb.summary() + "\n\n")
+	} else {
+		b.WriteString(lb.summary() + "\n")
+	}
+	elo, perf := lb.present()
+	head := []string{"Rank", "Model", "Rating", "95% CI", "Battles", "Wins", "Losses", "Ties", "Win rate"}
+	right := []bool{true, false, true, false, true, true, true, true, true}
+	extra := func(e *float64, p *Perf) []string {
+		var cells []string
+		if elo {
+			cells = append(cells, optNum(e, "%.1f"))
+		}
+		for _, c := range perf {
+			var v *float64
+			if p != nil {
+				v = perfColumns[c].get(p)
+			}
+			cells = append(cells, optNum(v, perfColumns[c].fmt))
+		}
+		return cells
+	}
+	if elo {
+		head, right = append(head, "Elo"), append(right, true)
+	}
+	for _, c := range perf {
+		head, right = append(head, perfColumns[c].head), append(right, true)
+	}
+	var rows [][]string
+	for _, m := range lb.Models {
+		row := []string{strconv.Itoa(m.Rank), m.Model, num(m.Rating, 1), ciText(m.CILow, m.CIHigh, lb.Method.Interval),
+			strconv.Itoa(m.Battles), strconv.Itoa(m.Wins), strconv.Itoa(m.Losses), strconv.Itoa(m.Ties), pct(m.WinRate)}
+		rows = append(rows, append(row, extra(m.Elo, m.Perf)...))
+	}
+	writeTable(b, head, right, rows, md)
+	if len(lb.Flagged) > 0 {
+		if md {
+			b.WriteString("\n**Not rated** (no finite maximum-likelihood rating)\n\n")
+		} else {
+			b.WriteString("\nNot rated (no finite maximum-likelihood rating):\n")
+		}
+		fhead := []string{"Model", "Reason", "Battles", "Wins", "Losses", "Ties", "Win rate"}
+		fright := []bool{false, false, true, true, true, true, true}
+		fhead, fright = append(fhead, head[9:]...), append(fright, right[9:]...)
+		var frows [][]string
+		reasons := map[string]bool{}
+		for _, m := range lb.Flagged {
+			reasons[m.Reason] = true
+			row := []string{m.Model, m.Reason, strconv.Itoa(m.Battles), strconv.Itoa(m.Wins), strconv.Itoa(m.Losses),
+				strconv.Itoa(m.Ties), pct(m.WinRate)}
+			frows = append(frows, append(row, extra(m.Elo, m.Perf)...))
+		}
+		writeTable(b, fhead, fright, frows, md)
+		var keys []string
+		for r := range reasons {
+			keys = append(keys, r)
+		}
+		sort.Slice(keys, func(x, y int) bool { return flagOrder[keys[x]] < flagOrder[keys[y]] })
+		if md {
+			b.WriteString("\n")
+		}
+		for _, r := range keys {
+			if md {
+				fmt.Fprintf(b, "- %s: %s\n", r, flagDetails[r])
+			} else {
+				fmt.Fprintf(b, "  %s: %s\n", r, flagDetails[r])
+			}
+		}
+	}
+	if lb.Matrix != nil {
+		lb.Matrix.render(b, md)
+	}
+	for _, n := range lb.Notes {
+		if md {
+			fmt.Fprintf(b, "\n> Note: %s\n", n)
+		} else {
+			fmt.Fprintf(b, "Note: %s\n", n)
+		}
+	}
+	for _, key := range lb.sliceKeys() {
+		lb.Slices[key].render(b, md, lb.By+": "+key)
+	}
+}
+
+func (lb *Leaderboard) sliceKeys() []string {
+	keys := make([]string, 0, len(lb.Slices))
+	for k := range lb.Slices {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (mx *Matrix) render(b *strings.Builder, md bool) {
+	if md {
+		b.WriteString("\n**Pairwise** (row's win rate against column, battles in parentheses)\n\n")
+	} else {
+		b.WriteString("\nPairwise (row's win rate against column, battles in parentheses):\n")
+	}
+	head := append([]string{""}, mx.Models...)
+	right := make([]bool, len(head))
+	var rows [][]string
+	for r, name := range mx.Models {
+		row := []string{name}
+		for c := range mx.Models {
+			right[c+1] = true
+			switch {
+			case r == c:
+				row = append(row, "")
+			case mx.WinRate[r][c] == nil:
+				row = append(row, "-")
+			default:
+				row = append(row, fmt.Sprintf("%s (%d)", pct(*mx.WinRate[r][c]), mx.Battles[r][c]))
+			}
+		}
+		rows = append(rows, row)
+	}
+	writeTable(b, head, right, rows, md)
+}
+
+// writeTable aligns columns with spaces, or writes a Markdown table.
+func writeTable(b *strings.Builder, head []string, right []bool, rows [][]string, md bool) {
+	if md {
+		esc := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+		line := func(cells []string) {
+			b.WriteString("|")
+			for _, c := range cells {
+				b.WriteString(" " + esc(c) + " |")
+			}
+			b.WriteString("\n")
+		}
+		line(head)
+		b.WriteString("|")
+		for _, r := range right {
+			if r {
+				b.WriteString("---:|")
+			} else {
+				b.WriteString("---|")
+			}
+		}
+		b.WriteString("\n")
+		for _, row := range rows {
+			line(row)
+		}
+		return
+	}
+	width := make([]int, len(head))
+	for _, row := range append([][]string{head}, rows...) {
+		for c, cell := range row {
+			width[c] = max(width[c], len([]rune(cell)))
+		}
+	}
+	for _, row := range append([][]string{head}, rows...) {
+		var line strings.Builder
+		for c, cell := range row {
+			pad := strings.Repeat(" ", width[c]-len([]rune(cell)))
+			if c > 0 {
+				line.WriteString("  ")
+			}
+			if right[c] {
+				line.WriteString(pad + cell)
+			} else {
+				line.WriteString(cell + pad)
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+}
+
+func (lb *Leaderboard) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	elo, perf := lb.present()
+	for _, key := range lb.sliceKeys() {
+		e, p := lb.Slices[key].present()
+		elo = elo || e
+		perf = mergeInts(perf, p)
+	}
+	head := []string{"slice", "rank", "model", "rating", "ci_low", "ci_high", "battles", "wins", "losses", "ties", "win_rate"}
+	if elo {
+		head = append(head, "elo")
+	}
+	for _, c := range perf {
+		head = append(head, csvPerfNames[c])
+	}
+	head = append(head, "flag")
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	opt := func(v *float64, prec int) string {
+		if v == nil {
+			return ""
+		}
+		return num(*v, prec)
+	}
+	tail := func(e *float64, p *Perf) []string {
+		var cells []string
+		if elo {
+			cells = append(cells, opt(e, 4))
+		}
+		for _, c := range perf {
+			var v *float64
+			if p != nil {
+				v = perfColumns[c].get(p)
+			}
+			cells = append(cells, opt(v, 6))
+		}
+		return cells
+	}
+	write := func(slice string, l *Leaderboard) error {
+		for _, m := range l.Models {
+			row := []string{slice, strconv.Itoa(m.Rank), m.Model, num(m.Rating, 4), opt(m.CILow, 4), opt(m.CIHigh, 4),
+				strconv.Itoa(m.Battles), strconv.Itoa(m.Wins), strconv.Itoa(m.Losses), strconv.Itoa(m.Ties), num(m.WinRate, 6)}
+			if err := cw.Write(append(append(row, tail(m.Elo, m.Perf)...), "")); err != nil {
+				return err
+			}
+		}
+		for _, m := range l.Flagged {
+			row := []string{slice, "", m.Model, "", "", "",
+				strconv.Itoa(m.Battles), strconv.Itoa(m.Wins), strconv.Itoa(m.Losses), strconv.Itoa(m.Ties), num(m.WinRate, 6)}
+			if err := cw.Write(append(append(row, tail(m.Elo, m.Perf)...), m.Reason)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := write("", lb); err != nil {
+		return err
+	}
+	for _, key := range lb.sliceKeys() {
+		if err := write(key, lb.Slices[key]); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Write renders the comparison in one of Formats.
+func (c *Comparison) Write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		return writeJSON(w, c)
+	case "csv":
+		cw := csv.NewWriter(w)
+		_ = cw.Write([]string{"slice", "battles", "baseline_rating", "candidate_rating", "difference", "ci_low", "ci_high",
+			"verdict", "h2h_battles", "candidate_wins", "baseline_wins", "ties", "note"})
+		for _, d := range append([]Difference{c.Overall}, c.Slices...) {
+			h := d.HeadToHead
+			_ = cw.Write([]string{d.Slice, strconv.Itoa(d.Battles), optNum(d.BaselineRating, "%.4f"),
+				optNum(d.CandidateRating, "%.4f"), optNum(d.Difference, "%.4f"), optNum(d.CILow, "%.4f"),
+				optNum(d.CIHigh, "%.4f"), d.Verdict, strconv.Itoa(h.Battles), strconv.Itoa(h.CandidateWins),
+				strconv.Itoa(h.BaselineWins), strconv.Itoa(h.Ties), d.Note})
+		}
+		cw.Flush()
+		return cw.Error()
+	case "table", "md":
+		var b strings.Builder
+		m := Leaderboard{Method: c.Method, Battles: c.Overall.Battles}
+		fmt.Fprintf(&b, "%s vs baseline %s, margin %s rating points\n", c.Candidate, c.Baseline, num(c.Margin, 1))
+		if format == "md" {
+			b.WriteString("\n")
+		}
+		b.WriteString(m.summary() + "\n")
+		if format == "md" {
+			b.WriteString("\n")
+		}
+		head := []string{"Slice", "Battles", "Baseline", "Candidate", "Difference", "95% CI", "Verdict", "Head-to-head W-L-T"}
+		right := []bool{false, true, true, true, true, false, false, true}
+		var rows [][]string
+		for _, d := range append([]Difference{c.Overall}, c.Slices...) {
+			name := d.Slice
+			if name == "" {
+				name = "overall"
+			} else if c.By != "" {
+				name = c.By + ": " + name
+			}
+			h := d.HeadToHead
+			ci := "-"
+			if d.Difference != nil {
+				ci = ciText(d.CILow, d.CIHigh, c.Method.Interval)
+			}
+			rows = append(rows, []string{name, strconv.Itoa(d.Battles), optNum(d.BaselineRating, "%.1f"),
+				optNum(d.CandidateRating, "%.1f"), optNum(d.Difference, "%+.1f"), ci, d.Verdict,
+				fmt.Sprintf("%d-%d-%d", h.CandidateWins, h.BaselineWins, h.Ties)})
+		}
+		writeTable(&b, head, right, rows, format == "md")
+		for _, d := range append([]Difference{c.Overall}, c.Slices...) {
+			if d.Note != "" {
+				name := "overall"
+				if d.Slice != "" {
+					name = c.By + ": " + d.Slice
+				}
+				fmt.Fprintf(&b, "Note (%s): %s\n", name, d.Note)
+			}
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	return badFormat(format)
+}
+
+func ciText(lo, hi *float64, interval string) string {
+	if interval == IntervalNone || interval == "" {
+		return "-"
+	}
+	l, h := "-inf", "+inf"
+	if lo != nil {
+		l = num(*lo, 1)
+	}
+	if hi != nil {
+		h = num(*hi, 1)
+	}
+	return "[" + l + ", " + h + "]"
+}
+
+// num formats with fixed decimals, never "-0.0".
+func num(x float64, prec int) string {
+	s := strconv.FormatFloat(x, 'f', prec, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
+	}
+	return s
+}
+
+func pct(x float64) string { return num(100*x, 1) + "%" }
+
+func optNum(v *float64, format string) string {
+	switch {
+	case v == nil || math.IsNaN(*v):
+		return "-"
+	case format == "pct":
+		return pct(*v)
+	}
+	s := fmt.Sprintf(format, *v)
+	if strings.Trim(s, "+-0.") == "" {
+		s = strings.TrimLeft(s, "+-")
+	}
+	return s
+}
+
+func mergeInts(a, b []int) []int {
+	seen := map[int]bool{}
+	for _, x := range a {
+		seen[x] = true
+	}
+	for _, x := range b {
+		if !seen[x] {
+			a = append(a, x)
+		}
+	}
+	sort.Ints(a)
+	return a
+}
