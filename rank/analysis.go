@@ -116,8 +116,11 @@ type analysis struct {
 	names  []string // local index → model
 	counts []Counts
 	flags  []string // local; "" when rated
-	fit    []int32  // local indices of the rated models
-	pos    []int32  // local → position in fit, or -1
+	// side places each flagged model against the rated group: +1 above,
+	// -1 below, 0 undetermined (nil when nobody is rated).
+	side []int8
+	fit  []int32 // local indices of the rated models
+	pos  []int32 // local → position in fit, or -1
 
 	// The likelihood over fit positions, and its integer counts for the
 	// bootstrap. other counts the battles outside it (with flagged models).
@@ -161,6 +164,9 @@ func analyse(bs *Battles, sub subset, opts *Options, strictAnchor bool) (*analys
 	comp, nc := g.scc()
 	group := mainGroup(comp, nc, weight, -1)
 	a.flags = g.flags(group)
+	if len(group) > 0 {
+		a.side = g.sides(group)
+	}
 	a.fit = group
 	a.pos = make([]int32, m)
 	for v := range a.pos {

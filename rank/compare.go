@@ -9,11 +9,11 @@ import (
 
 // Verdicts of a comparison.
 const (
-	VerdictWorse        = "worse"         // below −margin, interval excludes zero
-	VerdictBetter       = "better"        // above +margin, interval excludes zero
+	VerdictWorse        = "worse"         // below −margin, interval excludes zero (or unbounded below)
+	VerdictBetter       = "better"        // above +margin, interval excludes zero (or unbounded above)
 	VerdictWithinMargin = "within_margin" // interval excludes zero, difference within the margin
 	VerdictInconclusive = "inconclusive"  // interval includes zero
-	VerdictUnrated      = "unrated"       // one of the two has no finite rating here
+	VerdictUnrated      = "unrated"       // one of the two has no finite rating here, and the battles do not order them
 )
 
 // CompareOptions are Options plus the margin, in rating points, by which a
@@ -131,6 +131,16 @@ func (a *analysis) difference(baseline, candidate string, margin float64) Differ
 			return d
 		case a.pos[x.v] < 0:
 			d.Note = x.name + " has no finite rating here: " + flagDetails[a.flags[x.v]]
+			// An infinite difference is still a verdict when the battles
+			// order the two: a candidate that never beat the rated models
+			// (directly or through others) is worse than a rated
+			// baseline, beyond any margin.
+			switch a.order(vb, vc) {
+			case -1:
+				d.Verdict = VerdictWorse
+			case +1:
+				d.Verdict = VerdictBetter
+			}
 			return d
 		}
 	}
@@ -175,6 +185,30 @@ func (a *analysis) difference(baseline, candidate string, margin float64) Differ
 		d.Verdict = VerdictInconclusive
 	}
 	return d
+}
+
+// order compares two models of which at least one has no finite rating:
+// -1 when the candidate's rating is unbounded below the baseline's, +1
+// when above, 0 when the battles do not tell (both unbounded the same way,
+// or one not linked to the rated models).
+func (a *analysis) order(vb, vc int32) int {
+	place := func(v int32) int8 {
+		switch {
+		case a.pos[v] >= 0:
+			return 0
+		case a.side == nil || a.side[v] == 0:
+			return 2 // undetermined
+		}
+		return a.side[v]
+	}
+	pb, pc := place(vb), place(vc)
+	if pb == 2 || pc == 2 || pb == pc {
+		return 0
+	}
+	if pc < pb {
+		return -1
+	}
+	return +1
 }
 
 func (a *analysis) headToHead(vb, vc int32) HeadToHead {

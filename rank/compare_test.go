@@ -95,12 +95,27 @@ func TestCompareErrors(t *testing.T) {
 			t.Errorf("%s vs %s: err %v, want %s", tc.cand, tc.base, err, tc.code)
 		}
 	}
-	c, err := Compare(bs, "base", "loser", CompareOptions{Options: Options{Rounds: 10}})
+	// A candidate that never won is worse than a rated baseline by an
+	// unbounded difference: a regression, whatever the margin.
+	c, err := Compare(bs, "base", "loser", CompareOptions{Options: Options{Rounds: 10}, Margin: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Overall.Verdict != VerdictWorse || c.Overall.Difference != nil || c.Overall.Note == "" || !c.Worse() {
+		t.Errorf("winless candidate: %+v", c.Overall)
+	}
+	if c, _ := Compare(bs, "loser", "base", CompareOptions{Options: Options{Rounds: 10}}); c.Overall.Verdict != VerdictBetter {
+		t.Errorf("winless baseline: %+v", c.Overall)
+	}
+	// A model the battles do not link to the rated ones cannot be ordered.
+	add(t, bs, "island1", "island2", wA, 2)
+	add(t, bs, "island2", "island1", wA, 2)
+	c, err = Compare(bs, "base", "island1", CompareOptions{Options: Options{Rounds: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Overall.Verdict != VerdictUnrated || c.Overall.Difference != nil || c.Overall.Note == "" || c.Worse() {
-		t.Errorf("unrated candidate: %+v", c.Overall)
+		t.Errorf("disconnected candidate: %+v", c.Overall)
 	}
 }
 

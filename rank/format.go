@@ -408,8 +408,10 @@ func (c *Comparison) Write(w io.Writer, format string) error {
 		for _, d := range append([]Difference{c.Overall}, c.Slices...) {
 			if d.Note != "" {
 				name := "overall"
-				if d.Slice != "" {
+				if d.Slice != "" && c.By != "" {
 					name = c.By + ": " + d.Slice
+				} else if d.Slice != "" {
+					name = d.Slice
 				}
 				fmt.Fprintf(&b, "Note (%s): %s\n", name, d.Note)
 			}

@@ -15,6 +15,10 @@ const AdminTokenKey = "admin_token_hash"
 func (s *Server) registerAPIRoutes(g *echo.Group) {
 	admin := g.Group("/admin", s.requireAdmin)
 	admin.GET("/whoami", s.handleAdminWhoami)
+	s.registerInviteRoutes(admin)
+	s.registerAdminRoutes(admin)
+	s.registerLeaderboardRoutes(g)
+	s.registerEventRoutes(g)
 }
 
 // requireAdmin lets a request through when it carries the admin token as

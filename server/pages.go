@@ -12,7 +12,7 @@ import (
 func (s *Server) registerPageRoutes(e *echo.Echo) {
 	pages := ui.FS()
 	e.GET("/", s.handlePage(pages, "index.html"))
-	e.GET("/judge", s.handlePage(pages, "judge.html"))
+	e.GET("/judge", s.handleJudgePage(pages))
 	e.GET("/leaderboard", s.handlePage(pages, "leaderboard.html"))
 	e.GET("/admin", s.handlePage(pages, "admin.html"))
 	assets := http.FileServer(http.FS(pages))

@@ -24,14 +24,25 @@ type Server struct {
 	Logger *slog.Logger
 	// Now is the clock; tests replace it.
 	Now func() time.Time
+
+	judging *Judging
+	// events tells the leaderboard and admin pages that votes changed;
+	// boards caches leaderboards until they do.
+	events *events
+	boards leaderboardCache
 }
 
-// New builds a server with every route registered.
-func New(db *store.DB, cfg *config.Config, logger *slog.Logger) *Server {
+// New builds a server with every route registered. Close it (Serve does)
+// before closing db.
+func New(db *store.DB, cfg *config.Config, logger *slog.Logger, opts ...Option) *Server {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
-	s := &Server{Echo: e, DB: db, Config: cfg, Logger: logger, Now: time.Now}
+	o := buildOptions(opts)
+	s := &Server{Echo: e, DB: db, Config: cfg, Logger: logger, Now: o.now}
+	s.judging = newJudging(db, cfg, o, logger)
+	s.events = newEvents()
+	s.judging.onVote = s.events.publish
 	e.HTTPErrorHandler = s.handleError
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
@@ -44,8 +55,20 @@ func New(db *store.DB, cfg *config.Config, logger *slog.Logger) *Server {
 
 	s.registerHealthRoutes(e)
 	s.registerPageRoutes(e)
+	s.registerJudgeRoutes(e)
 	s.registerAPIRoutes(e.Group("/api"))
 	return s
+}
+
+// Judging is the server's judging service.
+func (s *Server) Judging() *Judging { return s.judging }
+
+// Close disconnects the judges and finishes the judging writes. Serve calls
+// it on the way out; a server used without Serve (httptest) is closed by
+// its owner.
+func (s *Server) Close() {
+	s.events.close()
+	s.judging.Close()
 }
 
 // Serve answers requests on ln until ctx is done, then shuts down
@@ -58,9 +81,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(s.Logger.Handler(), slog.LevelWarn),
 	}
 	s.Echo.Server = srv
+	// Event streams end when shutdown starts: Shutdown waits for them.
+	srv.RegisterOnShutdown(s.events.close)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 
+	// Websockets are hijacked connections, which Shutdown does not wait
+	// for: the judges are closed after it, before the caller closes the
+	// database.
+	defer s.Close()
 	select {
 	case err := <-errc:
 		return err

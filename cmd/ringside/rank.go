@@ -1,12 +1,291 @@
 package main
 
-import "context"
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
 
-// rankCmd is a placeholder until its issue lands; it is replaced, not extended.
+	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/config"
+	"github.com/ringside-eval/ringside/judge"
+	"github.com/ringside-eval/ringside/rank"
+	"github.com/ringside-eval/ringside/store"
+)
+
+const rankAbout = `
+Prints the leaderboard: a Bradley-Terry fit by exact maximum likelihood
+(outcomes 1 / 0 / ½, scale 400, mean 1000 or --anchor), 95% intervals from
+a seeded bootstrap over battles (or --interval sandwich), Rank(UB), wins,
+losses and ties, and, where generations were stored, TTFT and latency
+p50/p95, tokens per second, cost per battle and per 1,000 responses and the
+error rate. Models without a finite rating (undefeated, winless, not
+connected) are listed apart, with the reason.
+
+From the database, every vote counts (an LLM judge's strong verdict
+counts its strong_weight), battles in which a model named itself are left
+out unless --include-leaks (or rank.include_identity_leaks), and the pass
+rate, pass^k and pass@k of each rules judge's checks follow the table;
+--by judge adds agreement between judges. With --battles FILE the battles
+come from a battle file (DESIGN.md's format, "-" for standard input) and no
+database is opened.
+
+--by gives every value of the attribute a leaderboard of its own, with its
+own intervals: category, kind (typical, edge, adversarial), judge,
+judge_kind, tag, or dimension (each dimension the votes carry, ranked by
+that dimension's winners). --bootstrap, --seed and --anchor default to the
+[rank] settings of the config.`
+
+// rankFlags are the flags rank, export leaderboard and compare share;
+// compare has no use for --elo and --matrix.
+type rankFlags struct {
+	cfgPath, dbPath, battles, run string
+	by, format, interval, anchor  string
+	out                           string
+	bootstrap                     int
+	seed                          uint64
+	elo, includeLeaks, matrix     bool
+	fs                            *flag.FlagSet
+}
+
+func addRankFlags(fs *flag.FlagSet, format string, leaderboard bool) *rankFlags {
+	rf := &rankFlags{fs: fs}
+	fs.StringVar(&rf.cfgPath, "config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
+	fs.StringVar(&rf.dbPath, "db", "", "SQLite database file (default: database.path, ringside.db)")
+	fs.StringVar(&rf.battles, "battles", "", "rank this battle file (JSONL; - for standard input) instead of the database")
+	fs.StringVar(&rf.run, "run", "", "only the battles of this run (database only)")
+	fs.StringVar(&rf.by, "by", "", "slice by "+strings.Join(rank.SliceBy, ", "))
+	fs.StringVar(&rf.format, "format", format, "output format: "+strings.Join(rank.Formats, ", "))
+	fs.StringVar(&rf.interval, "interval", "", "bootstrap, sandwich or none (default: bootstrap when --bootstrap > 0)")
+	fs.StringVar(&rf.anchor, "anchor", "", "pin a model's rating, MODEL=RATING (default: rank.anchor, else mean 1000)")
+	fs.StringVar(&rf.out, "o", "", "write to this file instead of standard output")
+	fs.IntVar(&rf.bootstrap, "bootstrap", 0, "bootstrap rounds, 0 for none (default: rank.bootstrap, 1000 unless configured)")
+	fs.Uint64Var(&rf.seed, "seed", 0, "bootstrap seed (default: rank.seed)")
+	fs.BoolVar(&rf.includeLeaks, "include-leaks", false, "rank battles in which a model named itself (default: rank.include_identity_leaks)")
+	if leaderboard {
+		fs.BoolVar(&rf.elo, "elo", false, "add online Elo (K=4, in time order), to compare with older leaderboards")
+		fs.BoolVar(&rf.matrix, "matrix", false, "add the pairwise win-rate matrix (default: when there are at most 8 models)")
+	}
+	return rf
+}
+
+// set reports whether the flag was given on the command line.
+func (rf *rankFlags) set(name string) bool {
+	found := false
+	rf.fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+// options merges the flags over the config's [rank] defaults.
+func (rf *rankFlags) options(cfg *config.Config) (rank.Options, error) {
+	opts := rank.Options{Rounds: rf.bootstrap, Seed: rf.seed, Interval: rf.interval, By: rf.by, Elo: rf.elo,
+		IncludeIdentityLeaks: rf.includeLeaks || cfg.Rank.IncludeIdentityLeaks}
+	if !rf.set("bootstrap") {
+		opts.Rounds = cfg.Rank.Bootstrap
+	}
+	if !rf.set("seed") {
+		if cfg.Rank.Seed < 0 {
+			return opts, ringside.FieldError("rank.seed", "must not be negative")
+		}
+		opts.Seed = uint64(cfg.Rank.Seed)
+	}
+	if rf.set("include-leaks") {
+		opts.IncludeIdentityLeaks = rf.includeLeaks
+	}
+	if opts.Rounds < 0 {
+		return opts, ringside.FieldError("--bootstrap", "must not be negative")
+	}
+	anchor := rf.anchor
+	if !rf.set("anchor") {
+		anchor = cfg.Rank.Anchor
+	}
+	if anchor != "" {
+		a, err := rank.ParseAnchor(anchor)
+		if err != nil {
+			return opts, err
+		}
+		opts.Anchor = a
+	}
+	if rf.battles != "" && rf.run != "" {
+		return opts, ringside.FieldError("--run", "a run is a database's; it cannot select from --battles")
+	}
+	if rf.battles != "" && rf.dbPath != "" {
+		return opts, ringside.FieldError("--battles", "give --battles or --db, not both")
+	}
+	return opts, nil
+}
+
+// rankInput is what rank and compare rank: the battles, the measured
+// performance, and the open database when they came from one.
+type rankInput struct {
+	bs    *rank.Battles
+	perf  *rank.PerfCollector
+	db    *store.DB
+	runID string
+}
+
+func (in *rankInput) Close() {
+	if in.db != nil {
+		in.db.Close()
+	}
+}
+
+// loadRankInput reads the battles from --battles or the database.
+func (m *Main) loadRankInput(ctx context.Context, rf *rankFlags, cfg *config.Config, opts *rank.Options) (*rankInput, error) {
+	if rf.battles != "" {
+		bs, perf, err := m.loadBattleFile(rf.battles)
+		if err != nil {
+			return nil, err
+		}
+		return &rankInput{bs: bs, perf: perf}, nil
+	}
+	db, err := openExistingDB(ctx, cfg, rf.dbPath)
+	if err != nil {
+		return nil, err
+	}
+	in := &rankInput{db: db}
+	if rf.run != "" {
+		run, err := db.RunByName(ctx, rf.run)
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		in.runID = run.ID
+	}
+	if in.bs, err = loadBattleDB(ctx, db, in.runID, opts.Elo); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if in.perf, err = loadPerfDB(ctx, db, in.runID); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return in, nil
+}
+
 func (m *Main) rankCmd(ctx context.Context, args []string) error {
-	fs := m.newFlagSet("rank", "", "Not built yet.")
+	fs := m.newFlagSet("rank", "[--db F | --battles FILE] [--by category|kind|dimension|judge|judge_kind|tag] [--bootstrap N] [--seed S] [--anchor MODEL=RATING] [--format table|json|csv|md] [--interval bootstrap|sandwich|none] [--elo] [--include-leaks] [--run NAME] [-o FILE] [--config F]", rankAbout)
+	rf := addRankFlags(fs, "table", true)
 	if err := m.parseFlags(fs, args); err != nil {
 		return err
 	}
-	return notBuilt("rank")
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	return m.leaderboard(ctx, rf)
+}
+
+// rankReport is the leaderboard JSON of DESIGN.md with what the database
+// adds: pass statistics per rules judge and, sliced by judge, agreement
+// between judges and each judge's biases.
+type rankReport struct {
+	*rank.Leaderboard
+	Pass      map[string][]judge.PassStats `json:"pass,omitempty"`
+	Agreement []judge.Agreement            `json:"agreement,omitempty"`
+	Judges    []judgeBias                  `json:"judges,omitempty"`
+}
+
+// leaderboard computes and writes the leaderboard rf asks for.
+func (m *Main) leaderboard(ctx context.Context, rf *rankFlags) error {
+	if !validFormat(rf.format, rank.Formats) {
+		return ringside.FieldError("--format", "%q is not one of %s", rf.format, strings.Join(rank.Formats, ", "))
+	}
+	cfg, err := m.loadConfig(rf.cfgPath)
+	if err != nil {
+		return err
+	}
+	opts, err := rf.options(cfg)
+	if err != nil {
+		return err
+	}
+	in, err := m.loadRankInput(ctx, rf, cfg, &opts)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	opts.Matrix = rf.matrix
+	if n := len(in.bs.Models()); !rf.set("matrix") {
+		opts.Matrix = n >= 2 && n <= 8
+	}
+	lb, err := rank.Rank(in.bs, opts)
+	if err != nil {
+		return err
+	}
+	if in.perf != nil {
+		lb.SetPerf(in.perf.Result(lb.BattleCounts()))
+	}
+	rep := &rankReport{Leaderboard: lb}
+	if in.db != nil {
+		if err := loadRankJudgeStats(ctx, in.db, in.runID, opts.By == rank.ByJudge, rep); err != nil {
+			return err
+		}
+	}
+	return m.writeOutput(rf.out, func(w io.Writer) error { return rep.write(w, rf.format) })
+}
+
+// loadRankJudgeStats adds the rules judges' pass statistics, and with
+// agreement the judges' agreement and biases, which read every vote with
+// the lengths of its answers and so are only computed when asked for.
+func loadRankJudgeStats(ctx context.Context, db *store.DB, runID string, agreement bool, rep *rankReport) error {
+	if agreement {
+		st, err := loadJudgeStats(ctx, db, runID)
+		if err != nil {
+			return err
+		}
+		rep.Pass, rep.Agreement, rep.Judges = st.Pass, st.Agreement, st.Judges
+		return nil
+	}
+	judges, err := db.RulesJudges(ctx)
+	if err != nil {
+		return err
+	}
+	for _, j := range judges {
+		rows, err := db.CheckScores(ctx, j.ID, runID)
+		if err != nil {
+			return err
+		}
+		if ps := judge.ComputePassStats(passSamples(rows)); len(ps) > 0 {
+			if rep.Pass == nil {
+				rep.Pass = map[string][]judge.PassStats{}
+			}
+			rep.Pass[j.Label()] = ps
+		}
+	}
+	return nil
+}
+
+// write renders the report: JSON as one object; table and Markdown with
+// the judges' statistics after the leaderboard; CSV is the leaderboard
+// alone (one table per file).
+func (rep *rankReport) write(w io.Writer, format string) error {
+	if format == "json" {
+		return writeJSON(w, rep)
+	}
+	if err := rep.Leaderboard.Write(w, format); err != nil {
+		return err
+	}
+	if format == "csv" || (len(rep.Pass) == 0 && len(rep.Agreement) == 0 && len(rep.Judges) == 0) {
+		return nil
+	}
+	st := &judgeStats{Pass: rep.Pass, Agreement: rep.Agreement, Judges: rep.Judges}
+	if format == "md" {
+		// The judges' tables are aligned text; a fence keeps them so.
+		fmt.Fprint(w, "\n```text")
+		st.write(w)
+		_, err := fmt.Fprint(w, "```\n")
+		return err
+	}
+	st.write(w)
+	return nil
+}
+
+func validFormat(f string, formats []string) bool {
+	for _, x := range formats {
+		if x == f {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/config"
+	"github.com/ringside-eval/ringside/provider"
 	"github.com/ringside-eval/ringside/server"
 )
 
@@ -28,6 +30,17 @@ Stops gracefully on SIGINT or SIGTERM.`)
 	}
 	if *addr != "" {
 		cfg.Server.Addr = *addr
+	}
+	demo := cfg.Path == ""
+	if demo {
+		// The demo is for trying ringside at once: anyone who opens the
+		// judge page judges, under a cookie identity. It listens on
+		// 127.0.0.1 unless told otherwise.
+		cfg.Judging.Open.Enabled = true
+	}
+	streamers, err := liveStreamers(cfg)
+	if err != nil {
+		return err
 	}
 	db, err := openDB(ctx, cfg, *dbPath)
 	if err != nil {
@@ -52,17 +65,40 @@ Stops gracefully on SIGINT or SIGTERM.`)
 	}
 	fmt.Fprintf(m.Stdout, "ringside listening on %s\n", base)
 	fmt.Fprintf(m.Stdout, "  leaderboard: %s/leaderboard\n  judge:       %s/judge\n", base, base)
+	if cfg.Judging.Open.Enabled {
+		fmt.Fprintf(m.Stdout, "  open judging is on: anyone who opens the judge page may vote (no invite needed)\n")
+	} else {
+		fmt.Fprintf(m.Stdout, "  judges need an invite: ringside invite --name NAME\n")
+	}
 	if token != "" {
 		fmt.Fprintf(m.Stdout, "  admin token (shown once; set %s to choose your own): %s\n", cfg.Server.AdminTokenEnv, token)
 	}
 	if m.Listening != nil {
 		m.Listening(ln.Addr().String())
 	}
-	srv := server.New(db, cfg, m.logger())
+	srv := server.New(db, cfg, m.logger(), server.WithStreamers(streamers))
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err
 	}
 	return db.Close()
+}
+
+// liveStreamers builds the configured models' clients for live judging; a
+// model that cannot be built (a missing API key) stops the start with its
+// name. Stored judging needs none.
+func liveStreamers(cfg *config.Config) (map[string]ringside.Streamer, error) {
+	if cfg.Judging.Source != config.SourceLive {
+		return nil, nil
+	}
+	out := make(map[string]ringside.Streamer, len(cfg.Models))
+	for _, m := range cfg.Models {
+		s, err := provider.New(m, provider.Options{})
+		if err != nil {
+			return nil, err
+		}
+		out[m.Name] = s
+	}
+	return out, nil
 }
 
 // publicURL is the configured public address, or one made from the listener.

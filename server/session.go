@@ -1,0 +1,386 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/config"
+	"github.com/ringside-eval/ringside/store"
+	"golang.org/x/time/rate"
+)
+
+// session is one judge as the server knows them in memory: the connection
+// (at most one), the battle being shown, and the progress. Its methods run
+// under mu, one at a time per judge; a slow database only slows that judge.
+// Lock order: Judging.mu before session.mu.
+type session struct {
+	j           *Judging
+	judge       ringside.Judge
+	anonymous   bool
+	dealLimiter *rate.Limiter // anonymous judges only
+
+	mu      sync.Mutex
+	loaded  bool
+	conn    *conn
+	cur     *deal
+	pump    *pumpHandle
+	votes   int
+	expire  *time.Timer
+	dropped bool
+}
+
+// load reads the judge's progress and open battle the first time the
+// session is used; after a restart, the open battle is resumed from the
+// database.
+func (s *session) load(ctx context.Context) error {
+	if s.loaded {
+		return nil
+	}
+	n, err := s.j.db.CountJudgeVotes(ctx, s.judge.ID)
+	if err != nil {
+		return err
+	}
+	s.votes = n
+	open, err := s.j.db.OpenDeal(ctx, s.judge.ID)
+	switch ringside.ErrorCode(err) {
+	case "":
+		s.cur = s.resumeFromDB(ctx, open)
+	case ringside.ENOTFOUND:
+	default:
+		return err
+	}
+	s.loaded = true
+	return nil
+}
+
+// resumeFromDB rebuilds an open deal left by an earlier process. A battle
+// whose outputs cannot be shown in full any more is void.
+func (s *session) resumeFromDB(ctx context.Context, open *store.Deal) *deal {
+	b, err := s.j.db.Battle(ctx, open.BattleID)
+	var d *deal
+	if err == nil {
+		d, err = s.j.resume(ctx, b)
+	}
+	if err != nil {
+		if ringside.ErrorCode(err) == ringside.EINTERNAL {
+			s.j.logger.Error("resume battle", "battle", open.BattleID, "err", err)
+		}
+		if cerr := s.j.writes.CloseDeal(ctx, open.BattleID, s.judge.ID, store.DealVoid); cerr != nil && ringside.ErrorCode(cerr) != ringside.ECONFLICT {
+			s.j.logger.Error("void unresumable battle", "battle", open.BattleID, "err", cerr)
+		}
+		return nil
+	}
+	return d
+}
+
+// errSessionDropped is attach's answer for a session that left memory
+// between lookup and attach; the caller looks it up again.
+var errSessionDropped = errors.New("session dropped")
+
+// attach makes c the judge's connection, replacing (and closing) an older
+// one, and greets the judge.
+func (s *session) attach(ctx context.Context, c *conn) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dropped {
+		return errSessionDropped
+	}
+	if err := s.load(ctx); err != nil {
+		return err
+	}
+	if s.expire != nil {
+		s.expire.Stop()
+		s.expire = nil
+	}
+	s.stopPump()
+	if old := s.conn; old != nil {
+		old.enqueue(errorFrame(codeReplaced, "this judge connected again elsewhere", ""))
+		old.close(closeReplaced, "connected elsewhere")
+	}
+	s.conn = c
+	c.enqueue(encode(helloMsg{Type: frameHello, Judge: s.judge.Name, Anonymous: s.anonymous,
+		Progress: s.progress(), Dimensions: s.j.dims, Reveal: s.j.cfg.Reveal}))
+	return nil
+}
+
+// detach forgets c when it is still the judge's connection, and keeps the
+// battle for the resume window.
+func (s *session) detach(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn != c {
+		return
+	}
+	s.stopPump()
+	s.conn = nil
+	if s.dropped {
+		return
+	}
+	s.expire = time.AfterFunc(s.j.cfg.ResumeWindow, func() { s.j.forget(s) })
+}
+
+// idle reports whether nobody is connected (for forget).
+func (s *session) idle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conn == nil
+}
+
+// drop ends the session's in-memory life: the open deal stays open in the
+// database and resumes from there.
+func (s *session) drop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dropped = true
+	if s.cur != nil {
+		s.cur.stop()
+		s.cur = nil
+	}
+}
+
+// shutdown closes the connection with code and reason and drops the
+// session.
+func (s *session) shutdown(code int, reason string) {
+	s.mu.Lock()
+	c := s.conn
+	s.stopPump()
+	if s.expire != nil {
+		s.expire.Stop()
+	}
+	s.mu.Unlock()
+	if c != nil {
+		if code == closeUnauthorized {
+			c.enqueue(errorFrame(codeUnauthorized, reason, ""))
+		}
+		c.close(code, reason)
+	}
+	s.drop()
+}
+
+func (s *session) progress() progress {
+	quota := s.judge.Quota
+	return progress{Done: s.votes, Quota: quota}
+}
+
+func (s *session) send(frame []byte) {
+	if s.conn != nil {
+		s.conn.enqueue(frame)
+	}
+}
+
+// sendError reports err to the judge; internal details are logged only.
+func (s *session) sendError(err error, battleID string) {
+	code := ringside.ErrorCode(err)
+	if code == ringside.EINTERNAL {
+		s.j.logger.Error("judging", "judge", s.judge.ID, "err", err)
+	}
+	s.send(errorFrame(code, ringside.ErrorMessage(err), battleID))
+}
+
+func (s *session) startPump(d *deal) {
+	s.stopPump()
+	if s.conn == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(s.j.ctx)
+	h := &pumpHandle{cancel: cancel, done: make(chan struct{})}
+	c := s.conn
+	s.pump = h
+	if !s.j.background(func() { s.j.pump(ctx, s, c, d, h.done) }) {
+		close(h.done) // shutting down: nothing to stream to
+	}
+}
+
+func (s *session) stopPump() {
+	if s.pump != nil {
+		s.pump.stop()
+		s.pump = nil
+	}
+}
+
+// show sends the deal's battle frame and starts streaming it.
+func (s *session) show(d *deal, resumed bool) {
+	s.send(encode(battleMsg{Type: frameBattle, BattleID: d.battle.ID, Messages: d.messages,
+		Dimensions: s.j.dims, Progress: s.progress(), Resumed: resumed}))
+	s.startPump(d)
+}
+
+// next answers a `next` frame: the battle being shown (resumed from the
+// start), or a new one, or `done` when the quota is met or nothing is left.
+func (s *session) next(ctx context.Context, c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn != c {
+		return
+	}
+	s.dealNext(ctx)
+}
+
+func (s *session) dealNext(ctx context.Context) {
+	if s.cur != nil {
+		s.show(s.cur, true)
+		return
+	}
+	if q := s.judge.Quota; q > 0 && s.votes >= q {
+		s.sendDone(ctx, doneQuota)
+		return
+	}
+	if s.dealLimiter != nil && !s.dealLimiter.Allow() {
+		s.send(errorFrame(codeRateLimited, "too many battles in a short time; wait a little", ""))
+		return
+	}
+	d, err := s.j.source.deal(ctx, s.judge.ID)
+	if ringside.ErrorCode(err) == ringside.ENOTFOUND {
+		s.sendDone(ctx, doneEmpty)
+		return
+	} else if err != nil {
+		s.sendError(err, "")
+		return
+	}
+	s.cur = d
+	s.show(d, false)
+}
+
+// sendDone ends a session; with reveal after_session it names the models
+// of the battles the judge voted on.
+func (s *session) sendDone(ctx context.Context, reason string) {
+	msg := doneMsg{Type: frameDone, Reason: reason, Progress: s.progress()}
+	if s.j.cfg.Reveal == config.RevealAfterSession {
+		voted, err := s.j.db.JudgeVotedBattles(ctx, s.judge.ID, 500)
+		if err != nil {
+			s.sendError(err, "")
+			return
+		}
+		for _, r := range voted {
+			msg.Reveals = append(msg.Reveals, revealedMsg{BattleID: r.BattleID, A: r.ModelA, B: r.ModelB, Winner: r.Winner})
+		}
+	}
+	s.send(encode(msg))
+}
+
+// finish answers a `finish` frame: the judge ends the session.
+func (s *session) finish(ctx context.Context, c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn != c {
+		return
+	}
+	s.sendDone(ctx, doneFinished)
+}
+
+// skip answers a `skip` frame: the battle is closed unvoted and the next
+// one dealt.
+func (s *session) skip(ctx context.Context, c *conn, battleID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn != c {
+		return
+	}
+	if s.cur == nil || s.cur.battle.ID != battleID {
+		s.send(errorFrame(codeConflict, "that battle is not the one being shown", battleID))
+		return
+	}
+	if err := s.j.writes.CloseDeal(ctx, battleID, s.judge.ID, store.DealSkipped); err != nil && ringside.ErrorCode(err) != ringside.ECONFLICT {
+		s.sendError(err, battleID)
+		return
+	}
+	s.endCurrent()
+	s.dealNext(ctx)
+}
+
+// voidDeal ends d as void after a side failed, and deals the next battle.
+func (s *session) voidDeal(d *deal) {
+	ctx, cancel := context.WithTimeout(s.j.ctx, 30*time.Second)
+	defer cancel()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur != d {
+		return
+	}
+	if err := s.j.writes.CloseDeal(ctx, d.battle.ID, s.judge.ID, store.DealVoid); err != nil && ringside.ErrorCode(err) != ringside.ECONFLICT {
+		s.sendError(err, d.battle.ID)
+	}
+	s.endCurrent()
+	if s.conn != nil && !s.dropped {
+		s.dealNext(ctx)
+	}
+}
+
+// endCurrent forgets the battle being shown.
+func (s *session) endCurrent() {
+	s.stopPump()
+	if s.cur != nil {
+		s.cur.stop()
+		s.cur = nil
+	}
+}
+
+// vote answers a `vote` frame. The acknowledgement (`voted`) is sent only
+// once the vote is committed; a repeated vote gets the first one's result.
+func (s *session) vote(ctx context.Context, c *conn, in *inMsg) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn != c {
+		return
+	}
+	v, err := s.parseVote(in)
+	if err != nil {
+		s.sendError(err, in.BattleID)
+		return
+	}
+	cur := s.cur
+	isCur := cur != nil && cur.battle.ID == v.BattleID
+	canOpen := isCur && cur.isOpen()
+	if canOpen {
+		v.DurationMs = cur.voteDuration(s.j.now())
+	}
+	first, err := s.j.writes.CastVote(ctx, v, canOpen)
+	duplicate := first != nil && err != nil
+	if err != nil && !duplicate {
+		s.sendError(err, v.BattleID)
+		return
+	}
+	if !duplicate {
+		s.votes++
+		s.j.voteCommitted()
+	}
+	var battle *ringside.Battle
+	if isCur {
+		battle = cur.battle
+		s.endCurrent()
+	}
+	msg := votedMsg{Type: frameVoted, BattleID: first.BattleID, Winner: first.Winner,
+		Dimensions: first.Dimensions, Duplicate: duplicate, Progress: s.progress()}
+	if s.j.cfg.Reveal == config.RevealAfterVote {
+		if battle == nil {
+			if battle, err = s.j.db.Battle(ctx, first.BattleID); err != nil {
+				s.sendError(err, first.BattleID)
+				return
+			}
+		}
+		msg.Reveal = &reveal{A: battle.ModelA, B: battle.ModelB}
+	}
+	s.send(encode(msg))
+}
+
+// parseVote checks a vote frame against the configured dimensions.
+func (s *session) parseVote(in *inMsg) (*ringside.Vote, error) {
+	v := &ringside.Vote{BattleID: in.BattleID, JudgeID: s.judge.ID, Winner: ringside.Winner(in.Winner), Reason: in.Reason}
+	if len([]rune(in.Reason)) > s.j.cfg.MaxReasonChars {
+		return nil, ringside.FieldError("reason", "longer than %d characters", s.j.cfg.MaxReasonChars)
+	}
+	if len(in.Dimensions) > 0 {
+		v.Dimensions = make(map[string]ringside.Winner, len(in.Dimensions))
+		for dim, w := range in.Dimensions {
+			if !slices.Contains(s.j.dims, dim) {
+				return nil, ringside.FieldError("dimensions", "%q is not a configured dimension", dim)
+			}
+			v.Dimensions[dim] = ringside.Winner(w)
+		}
+	}
+	return v, v.Validate()
+}

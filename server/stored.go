@@ -1,0 +1,190 @@
+package server
+
+import (
+	"cmp"
+	"context"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/config"
+)
+
+// storedSource deals battles that `ringside run` stored, least-dealt first,
+// never the same one twice to a judge, and replays their outputs at the
+// recorded pace or at once (judging.pace).
+type storedSource struct {
+	j    *Judging
+	rand *lockedRand
+}
+
+// storedCandidates is how many least-dealt battles a deal draws among.
+const storedCandidates = 32
+
+func (s *storedSource) deal(ctx context.Context, judgeID string) (*deal, error) {
+	cands, err := s.j.db.StoredCandidates(ctx, judgeID, s.j.cfg.Runs, storedCandidates)
+	if err != nil {
+		return nil, err
+	}
+	// Draw among the least-dealt, so judges spread over the battles.
+	least := 0
+	for least < len(cands) && cands[least].Dealt == cands[0].Dealt {
+		least++
+	}
+	s.rand.with(func(r *rand.Rand) {
+		r.Shuffle(least, func(i, k int) { cands[i], cands[k] = cands[k], cands[i] })
+	})
+	for _, c := range cands {
+		d, err := s.try(ctx, judgeID, c.BattleID)
+		if err == nil {
+			return d, nil
+		}
+		// A battle that cannot be shown (a leak found now, a prompt gone)
+		// gives way to the next candidate.
+		if code := ringside.ErrorCode(err); code != ringside.ENOTFOUND && code != ringside.ECONFLICT {
+			return nil, err
+		}
+	}
+	return nil, ringside.Errorf(ringside.ENOTFOUND, "no stored battles left to judge")
+}
+
+func (s *storedSource) try(ctx context.Context, judgeID, battleID string) (*deal, error) {
+	b, err := s.j.db.Battle(ctx, battleID)
+	if err != nil {
+		return nil, err
+	}
+	gens, messages, err := s.j.battleContent(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	models := [2]ringside.Model{{Name: b.ModelA}, {Name: b.ModelB}}
+	if identityLeak(messages, []string{gens[0].Output, gens[1].Output}, models[:]) {
+		// Flag it for the rankings, and spare the judge a battle that
+		// would not count.
+		if err := s.j.writes.MarkIdentityLeak(ctx, b.ID); err != nil {
+			return nil, err
+		}
+		return nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s names a model", b.ID)
+	}
+	if err := s.j.writes.DealBattle(ctx, b, false, judgeID); err != nil {
+		return nil, err
+	}
+	f := newFeed(s.j.cfg.PaceToSlower)
+	d := newDeal(b, messages, f)
+	if s.j.cfg.Pace == config.PaceInstant {
+		fill(f, gens, s.j.now())
+		return d, nil
+	}
+	ctx, cancel := context.WithCancel(s.j.ctx)
+	d.stop = cancel
+	if !s.j.background(func() { s.j.replay(ctx, f, gens) }) {
+		cancel()
+		return nil, ringside.Errorf(ringside.EUNAUTHORIZED, "server shutting down")
+	}
+	return d, nil
+}
+
+// battleContent loads what a judge is shown of a stored battle: both
+// generations, which must exist and have succeeded, and the prompt.
+func (j *Judging) battleContent(ctx context.Context, b *ringside.Battle) ([2]*ringside.Generation, []ringside.Message, error) {
+	var gens [2]*ringside.Generation
+	for i, id := range []string{b.GenerationA, b.GenerationB} {
+		if id == "" {
+			return gens, nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s has no output on side %s", b.ID, sides[i])
+		}
+		g, err := j.db.Generation(ctx, id)
+		if err != nil {
+			return gens, nil, err
+		}
+		if g.Failed() {
+			return gens, nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s has a failed side", b.ID)
+		}
+		gens[i] = g
+	}
+	p, err := j.db.Prompt(ctx, b.PromptID)
+	if err != nil {
+		return gens, nil, err
+	}
+	return gens, p.Messages, nil
+}
+
+// resume rebuilds an open deal from the database after a restart: both
+// outputs at once, since the judge saw them start already. A live battle
+// whose outputs were not finished cannot be resumed (ENOTFOUND).
+func (j *Judging) resume(ctx context.Context, b *ringside.Battle) (*deal, error) {
+	gens, messages, err := j.battleContent(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	f := newFeed(false)
+	fill(f, gens, j.now())
+	return newDeal(b, messages, f), nil
+}
+
+// fill puts both outputs in f at once.
+func fill(f *feed, gens [2]*ringside.Generation, now time.Time) {
+	for i, g := range gens {
+		f.append(i, g.Output, now)
+		f.finish(i, false, now)
+	}
+}
+
+// chunkRE cuts an output into pieces of a few words, about what a model
+// streams at a time.
+var chunkRE = regexp.MustCompile(`(?s)(?:\S+\s*){1,3}|\s+`)
+
+// replayEvent is one piece of output due at an offset from the start.
+type replayEvent struct {
+	at   time.Duration
+	side int
+	text string
+	end  bool
+}
+
+// replayPlan spreads each output over its recorded timing: the first piece
+// at the time to first token, the last at the total latency, evenly between.
+func replayPlan(gens [2]*ringside.Generation) []replayEvent {
+	var events []replayEvent
+	for side, g := range gens {
+		ttft := time.Duration(g.TTFTMs * float64(time.Millisecond))
+		total := max(time.Duration(g.LatencyMs*float64(time.Millisecond)), ttft)
+		pieces := chunkRE.FindAllString(g.Output, -1)
+		for i, p := range pieces {
+			at := ttft
+			if len(pieces) > 1 {
+				at += (total - ttft) * time.Duration(i) / time.Duration(len(pieces)-1)
+			}
+			events = append(events, replayEvent{at: at, side: side, text: p})
+		}
+		events = append(events, replayEvent{at: total, side: side, end: true})
+	}
+	// Stable by time, so each side's pieces stay in order.
+	slices.SortStableFunc(events, func(x, y replayEvent) int { return cmp.Compare(x.at, y.at) })
+	return events
+}
+
+// replay plays a stored battle into f at its recorded pace, until done or
+// ctx ends.
+func (j *Judging) replay(ctx context.Context, f *feed, gens [2]*ringside.Generation) {
+	start := j.now()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	<-timer.C
+	for _, e := range replayPlan(gens) {
+		if wait := e.at - j.now().Sub(start); wait > 0 {
+			timer.Reset(wait)
+			select {
+			case <-ctx.Done():
+				return
+			case <-timer.C:
+			}
+		}
+		if e.end {
+			f.finish(e.side, false, j.now())
+		} else {
+			f.append(e.side, e.text, j.now())
+		}
+	}
+}

@@ -1,0 +1,189 @@
+// The leaderboard page: the table, the slice selector, five charts and the
+// downloads, refreshed whenever the server says votes changed. The page
+// holds no statistics of its own: every number comes from /api/leaderboard.
+import "../shared/dashboard.css";
+import type { Board, PassStats, Report } from "../shared/api";
+import { getJSON } from "../shared/api";
+import { byId, el, subscribeChanges, watchCSP } from "../shared/dashboard";
+import * as charts from "./charts";
+import { renderTable, type SortState } from "./table";
+
+watchCSP();
+
+const bySelect = byId<HTMLSelectElement>("by");
+const valueSelect = byId<HTMLSelectElement>("value");
+const valueLabel = byId("value-label");
+const table = byId<HTMLTableElement>("board");
+const status = byId("status");
+const live = byId("live");
+
+// ?bootstrap= passes through to the API (tests ask for fewer rounds).
+const params = new URLSearchParams(location.search);
+const rounds = params.get("bootstrap");
+let by = params.get("by") ?? "overall";
+let value = params.get("value") ?? "";
+let sort: SortState = { key: "rating", desc: true };
+const lowFirst = new Set(["rank", "model", "ttft", "latency", "cost", "errors"]);
+const reports = new Map<string, Report>();
+
+function url(slicing: string): string {
+  const q = new URLSearchParams();
+  if (slicing !== "overall") q.set("by", slicing);
+  if (rounds) q.set("bootstrap", rounds);
+  return `/api/leaderboard?${q}`;
+}
+
+async function load(slicing: string): Promise<Report> {
+  const r = await getJSON<Report>(url(slicing));
+  reports.set(slicing, r);
+  return r;
+}
+
+// refresh refetches what is shown: the overall board, the per-dimension
+// board of the chart, and the selected slicing. The server caches them by
+// vote count, so this is cheap when nothing changed.
+async function refresh(): Promise<void> {
+  try {
+    const want = new Set(["overall", "dimension", by]);
+    await Promise.all([...want].map(load));
+    render();
+    status.textContent = "";
+    document.body.dataset.state = "ready";
+  } catch (err) {
+    status.textContent = `Could not load the leaderboard: ${(err as Error).message}`;
+    status.classList.add("warn");
+  }
+}
+
+// board is the leaderboard the table and the main charts show.
+function board(): Board | undefined {
+  const r = reports.get(by);
+  if (!r) return undefined;
+  if (by === "overall") return r;
+  return r.slices?.[value];
+}
+
+function passMap(r: Report | undefined): Map<string, PassStats> {
+  const m = new Map<string, PassStats>();
+  const first = r?.pass ? Object.keys(r.pass).sort()[0] : undefined;
+  if (first) for (const p of r!.pass![first]) m.set(p.model, p);
+  return m;
+}
+
+function fillValues(r: Report): void {
+  const slices = Object.entries(r.slices ?? {}).sort((a, b) => b[1].battles - a[1].battles);
+  if (!slices.some(([k]) => k === value)) value = slices[0]?.[0] ?? "";
+  valueSelect.replaceChildren(
+    ...slices.map(([k, b]) => {
+      const o = el("option", "", `${k || "(none)"} · ${b.battles} battles`);
+      o.value = k;
+      o.selected = k === value;
+      return o;
+    }),
+  );
+}
+
+function render(): void {
+  const overall = reports.get("overall");
+  if (!overall) return;
+  const current = reports.get(by);
+  valueLabel.hidden = by === "overall";
+  if (by !== "overall" && current) fillValues(current);
+  const b = board() ?? overall;
+  document.body.dataset.votes = String(overall.votes);
+  document.body.dataset.slice = by === "overall" ? "overall" : `${by}=${value}`;
+
+  byId("summary").textContent =
+    `${b.battles} battles · ${b.models.length} rated models · ` +
+    `${b.method.interval === "bootstrap" ? `${b.method.bootstrap_rounds} bootstrap rounds` : b.method.interval}`;
+  renderTable(table, b, passMap(overall), sort, (key) => {
+    // A first click sorts best first: low for ranks, times, costs, errors.
+    sort = { key, desc: sort.key === key ? !sort.desc : !lowFirst.has(key) };
+    render();
+  });
+  renderFlagged(b);
+  renderNotes(b);
+
+  charts.ratings(byId("chart-ratings"), b);
+  charts.heatmap(byId("chart-heatmap"), b);
+  charts.tradeoff(byId("chart-cost"), b, "cost_per_1k_responses_usd");
+  charts.tradeoff(byId("chart-latency"), b, "latency_p95_ms");
+  charts.dimensions(byId("chart-dims"), reports.get("dimension"), overall.models.map((m) => m.model));
+
+  const q = new URLSearchParams(location.search);
+  q.delete("by");
+  q.delete("value");
+  if (by !== "overall") {
+    q.set("by", by);
+    q.set("value", value);
+  }
+  const s = q.toString();
+  history.replaceState(null, "", s ? `?${s}` : location.pathname);
+}
+
+function renderFlagged(b: Board): void {
+  const box = byId("flagged-box");
+  const list = byId("flagged");
+  const flagged = b.flagged ?? [];
+  box.hidden = flagged.length === 0;
+  list.replaceChildren(
+    ...flagged.map((f) => {
+      const li = el("li");
+      li.dataset.model = f.model;
+      li.append(el("strong", "", f.model), ` — ${f.reason}: ${f.detail} (${f.wins} W / ${f.losses} L / ${f.ties} T)`);
+      return li;
+    }),
+  );
+}
+
+function renderNotes(b: Board): void {
+  byId("notes").replaceChildren(...(b.notes ?? []).map((n) => el("p", "note", n)));
+}
+
+bySelect.value = by;
+bySelect.addEventListener("change", async () => {
+  by = bySelect.value;
+  value = "";
+  if (!reports.has(by)) {
+    status.textContent = "Loading…";
+    await load(by).catch((err) => (status.textContent = `Could not load: ${(err as Error).message}`));
+    status.textContent = "";
+  }
+  render();
+});
+valueSelect.addEventListener("change", () => {
+  value = valueSelect.value;
+  render();
+});
+
+// Re-draw the charts at the new width after a resize (a phone turned).
+let resizeTimer = 0;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = window.setTimeout(render, 200);
+});
+
+// A burst of votes sends a burst of events; one refresh at a time.
+let busy = false;
+let again = false;
+async function onChange(): Promise<void> {
+  if (busy) {
+    again = true;
+    return;
+  }
+  busy = true;
+  do {
+    again = false;
+    await refresh();
+  } while (again);
+  busy = false;
+  live.dataset.updated = new Date().toLocaleTimeString();
+  live.textContent = `live · updated ${live.dataset.updated}`;
+}
+
+subscribeChanges(onChange, (s) => {
+  live.className = `live ${s === "live" ? "on" : s}`;
+  if (s === "reconnecting") live.textContent = "reconnecting…";
+  else if (!live.dataset.updated) live.textContent = "live";
+});
+void onChange();
