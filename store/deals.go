@@ -27,9 +27,7 @@ const (
 	qCloseDeal  = "UPDATE deals SET state = $3, closed_at = $4 WHERE battle_id = $1 AND judge_id = $2 AND state = 'open'"
 	qDealState  = `SELECT d.state, j.revoked_at IS NOT NULL FROM deals d JOIN judges j ON j.id = d.judge_id
 		WHERE d.battle_id = $1 AND d.judge_id = $2`
-	qVoteBy     = "SELECT " + voteColumns + " FROM votes WHERE battle_id = $1 AND judge_id = $2"
-	qInsertVote = `INSERT INTO votes (id, battle_id, judge_id, winner, dimensions, reason, duration_ms, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
+	qVoteBy         = "SELECT " + voteColumns + " FROM votes WHERE battle_id = $1 AND judge_id = $2"
 	qDealVoted      = "UPDATE deals SET state = 'voted', closed_at = $3 WHERE battle_id = $1 AND judge_id = $2"
 	qVoteOnOpenDeal = `UPDATE deals SET state = 'voted', closed_at = $3 WHERE battle_id = $1 AND judge_id = $2 AND state = 'open'
 		AND NOT EXISTS (SELECT 1 FROM judges WHERE id = $2 AND revoked_at IS NOT NULL)`
@@ -227,13 +225,7 @@ func (g *GroupWriter) CastVote(ctx context.Context, v *ringside.Vote, canOpen bo
 }
 
 func (g *GroupWriter) insertVote(ctx context.Context, tx *sql.Tx, v *ringside.Vote) error {
-	dims := v.Dimensions
-	if dims == nil {
-		dims = map[string]ringside.Winner{}
-	}
-	dimsJSON, _ := json.Marshal(dims)
-	_, err := g.exec(ctx, tx, qInsertVote,
-		v.ID, v.BattleID, v.JudgeID, string(v.Winner), string(dimsJSON), v.Reason, v.DurationMs, formatTime(v.CreatedAt))
+	_, err := g.exec(ctx, tx, qInsertVote, voteArgs(v)...)
 	if isUniqueViolation(err) {
 		// Only reachable for a vote stored outside a deal (an import).
 		return ringside.Errorf(ringside.ECONFLICT, "you already voted on battle %s", v.BattleID)

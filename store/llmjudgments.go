@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"time"
 
 	"github.com/ringside-eval/ringside"
@@ -103,21 +102,8 @@ func (db *DB) SaveLLMJudgment(ctx context.Context, j *LLMJudgment, vote *ringsid
 // insertAutoVote writes an automatic judge's vote inside a transaction, as
 // CreateVote does alone.
 func insertAutoVote(ctx context.Context, tx *sql.Tx, v *ringside.Vote, now func() time.Time) error {
-	if v.ID == "" {
-		v.ID = newID()
-	}
-	if v.CreatedAt.IsZero() {
-		v.CreatedAt = now()
-	}
-	dims := v.Dimensions
-	if dims == nil {
-		dims = map[string]ringside.Winner{}
-	}
-	dimsJSON, _ := json.Marshal(dims)
-	_, err := tx.ExecContext(ctx, `INSERT INTO votes
-		(id, battle_id, judge_id, winner, dimensions, reason, duration_ms, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		v.ID, v.BattleID, v.JudgeID, string(v.Winner), string(dimsJSON), v.Reason, v.DurationMs, formatTime(v.CreatedAt))
+	fillVote(v, now)
+	_, err := tx.ExecContext(ctx, qInsertVote, voteArgs(v)...)
 	switch {
 	case isUniqueViolation(err):
 		return ringside.Errorf(ringside.ECONFLICT, "judge already voted on battle %s", v.BattleID)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/ringside-eval/ringside"
 )
@@ -17,21 +18,8 @@ func (db *DB) CreateVote(ctx context.Context, v *ringside.Vote) (*ringside.Vote,
 	if err := v.Validate(); err != nil {
 		return nil, err
 	}
-	if v.ID == "" {
-		v.ID = newID()
-	}
-	if v.CreatedAt.IsZero() {
-		v.CreatedAt = db.Now()
-	}
-	dims := v.Dimensions
-	if dims == nil {
-		dims = map[string]ringside.Winner{}
-	}
-	dimsJSON, _ := json.Marshal(dims)
-	_, err := db.write.ExecContext(ctx, `INSERT INTO votes
-		(id, battle_id, judge_id, winner, dimensions, reason, duration_ms, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		v.ID, v.BattleID, v.JudgeID, string(v.Winner), string(dimsJSON), v.Reason, v.DurationMs, formatTime(v.CreatedAt))
+	fillVote(v, db.Now)
+	_, err := db.write.ExecContext(ctx, qInsertVote, voteArgs(v)...)
 	switch {
 	case isUniqueViolation(err):
 		first, ferr := db.VoteBy(ctx, v.BattleID, v.JudgeID)
@@ -80,4 +68,29 @@ func scanVote(s scanner) (*ringside.Vote, error) {
 	}
 	v.CreatedAt = parseTime(created)
 	return &v, nil
+}
+
+// qInsertVote is the one statement every path that stores a vote uses (a
+// person's vote through a deal, an automatic judge's, an import).
+const qInsertVote = `INSERT INTO votes (id, battle_id, judge_id, winner, dimensions, reason, duration_ms, created_at)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
+
+// fillVote gives a new vote its id and time.
+func fillVote(v *ringside.Vote, now func() time.Time) {
+	if v.ID == "" {
+		v.ID = newID()
+	}
+	if v.CreatedAt.IsZero() {
+		v.CreatedAt = now()
+	}
+}
+
+// voteArgs are qInsertVote's arguments for v.
+func voteArgs(v *ringside.Vote) []any {
+	dims := v.Dimensions
+	if dims == nil {
+		dims = map[string]ringside.Winner{}
+	}
+	dimsJSON, _ := json.Marshal(dims)
+	return []any{v.ID, v.BattleID, v.JudgeID, string(v.Winner), string(dimsJSON), v.Reason, v.DurationMs, formatTime(v.CreatedAt)}
 }
