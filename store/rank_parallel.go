@@ -86,6 +86,7 @@ func (db *DB) eachRankVoteParallel(ctx context.Context, rq *rankQuery, span int6
 	return err
 }
 
+// readRankChunk reads one range of votes into its chunk.
 func (db *DB) readRankChunk(ctx context.Context, rq *rankQuery, q string, in *interner, c *rankChunk) error {
 	rows, err := db.read.QueryContext(ctx, q, c.lo, c.hi)
 	if err != nil {

@@ -114,6 +114,7 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 	return db.Close()
 }
 
+// openExportDB opens the existing database and finds --run's id.
 func openExportDB(ctx context.Context, cfg *config.Config, rf *rankFlags) (*store.DB, string, error) {
 	db, err := openExistingDB(ctx, cfg, rf.dbPath)
 	if err != nil {

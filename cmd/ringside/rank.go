@@ -49,6 +49,8 @@ type rankFlags struct {
 	fs                            *flag.FlagSet
 }
 
+// addRankFlags defines the shared flags on fs; format is --format's
+// default, and leaderboard adds --elo and --matrix.
 func addRankFlags(fs *flag.FlagSet, format string, leaderboard bool) *rankFlags {
 	rf := &rankFlags{fs: fs}
 	fs.StringVar(&rf.cfgPath, "config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")

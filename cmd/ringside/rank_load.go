@@ -166,6 +166,7 @@ type recordMeasures struct {
 	ErrorB     string   `json:"error_b"`
 }
 
+// decodeMeasures reads an imported battle's measured fields into rec.
 func decodeMeasures(extra json.RawMessage, rec *ringside.BattleRecord) error {
 	var x recordMeasures
 	if err := json.Unmarshal(extra, &x); err != nil {
