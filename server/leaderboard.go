@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/judge"
+	"github.com/ringside-eval/ringside/leaderboard"
 	"github.com/ringside-eval/ringside/rank"
 	"github.com/ringside-eval/ringside/store"
 )
@@ -217,7 +218,7 @@ func (s *Server) computeLeaderboard(ctx context.Context, q leaderboardQuery) (*L
 		}
 		opts.Anchor = a
 	}
-	bs, err := loadBattles(ctx, s.DB)
+	bs, err := leaderboard.LoadBattles(ctx, s.DB, "", false)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +226,7 @@ func (s *Server) computeLeaderboard(ctx context.Context, q leaderboardQuery) (*L
 	if err != nil {
 		return nil, err
 	}
-	perf, err := loadPerf(ctx, s.DB)
+	perf, err := leaderboard.LoadPerf(ctx, s.DB, "")
 	if err != nil {
 		return nil, err
 	}

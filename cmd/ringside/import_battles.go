@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/leaderboard"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -233,7 +234,7 @@ func importLine(rec *ringside.BattleRecord, line int, defJudge string) (*store.I
 	for k, v := range rec.Extra {
 		// An LLM vote's weight is stored as its weight; any other
 		// vote_weight is just an unknown field.
-		if k != voteWeightField || l.JudgeKind != ringside.JudgeLLM {
+		if k != leaderboard.VoteWeightField || l.JudgeKind != ringside.JudgeLLM {
 			fields = append(fields, extraField{k, v})
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/config"
 	"github.com/ringside-eval/ringside/judge"
+	"github.com/ringside-eval/ringside/leaderboard"
 	"github.com/ringside-eval/ringside/rank"
 	"github.com/ringside-eval/ringside/store"
 )
@@ -155,11 +156,11 @@ func (m *Main) loadRankInput(ctx context.Context, rf *rankFlags, cfg *config.Con
 		}
 		in.runID = run.ID
 	}
-	if in.bs, err = loadBattleDB(ctx, db, in.runID, opts.Elo); err != nil {
+	if in.bs, err = leaderboard.LoadBattles(ctx, db, in.runID, opts.Elo); err != nil {
 		db.Close()
 		return nil, err
 	}
-	if in.perf, err = loadPerfDB(ctx, db, in.runID); err != nil {
+	if in.perf, err = leaderboard.LoadPerf(ctx, db, in.runID); err != nil {
 		db.Close()
 		return nil, err
 	}

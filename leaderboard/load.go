@@ -1,0 +1,92 @@
+// Package leaderboard reads what a leaderboard is computed from out of the
+// database: every vote as a rank.Battle, the per-model measurements, and a
+// vote as the battle record that export writes. The CLI (rank, compare,
+// export) and the server (the leaderboard page and its downloads) both use
+// it, so a leaderboard is the same whichever asks.
+package leaderboard
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/rank"
+	"github.com/ringside-eval/ringside/store"
+)
+
+// LoadBattles reads every vote (of a run, when runID is set) into the
+// statistics' store. withTime reads when each vote was cast, which only
+// online Elo needs.
+func LoadBattles(ctx context.Context, db *store.DB, runID string, withTime bool) (*rank.Battles, error) {
+	bs := rank.NewBattles()
+	err := db.EachRankVote(ctx, store.RankFilter{RunID: runID, Time: withTime}, func(v *store.RankVote) error {
+		b := rank.Battle{ModelA: v.ModelA, ModelB: v.ModelB, Winner: v.Winner, Time: v.Time,
+			Category: v.Category, Kind: v.Kind, Judge: v.Judge, Tags: v.Tags, Dimensions: v.Dimensions,
+			IdentityLeak: v.IdentityLeak}
+		for k := 0; k < v.Weight; k++ {
+			if err := bs.Add(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return bs, nil
+}
+
+// LoadPerf summarises the stored generations (of a run) and the
+// measurements imported battles carried.
+func LoadPerf(ctx context.Context, db *store.DB, runID string) (*rank.PerfCollector, error) {
+	pc := rank.NewPerfCollector()
+	if err := db.EachGenerationStat(ctx, runID, func(g *ringside.Generation) error {
+		pc.AddGeneration(g)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	err := db.EachImportedMeasures(ctx, runID, func(im *store.ImportedMeasures) error {
+		rec := ringside.BattleRecord{ModelA: im.ModelA, ModelB: im.ModelB}
+		if err := decodeMeasures(im.Extra, &rec); err != nil {
+			return err
+		}
+		pc.AddRecord(&rec)
+		return nil
+	})
+	return pc, err
+}
+
+// recordMeasures are the measured fields of a battle record as an imported
+// battle keeps them in its extra fields.
+type recordMeasures struct {
+	LatencyMsA *float64 `json:"latency_ms_a"`
+	LatencyMsB *float64 `json:"latency_ms_b"`
+	TTFTMsA    *float64 `json:"ttft_ms_a"`
+	TTFTMsB    *float64 `json:"ttft_ms_b"`
+	CostUSDA   *float64 `json:"cost_usd_a"`
+	CostUSDB   *float64 `json:"cost_usd_b"`
+	TokensOutA *int     `json:"tokens_out_a"`
+	TokensOutB *int     `json:"tokens_out_b"`
+	ErrorA     string   `json:"error_a"`
+	ErrorB     string   `json:"error_b"`
+}
+
+// decodeMeasures reads an imported battle's measured fields into rec.
+func decodeMeasures(extra json.RawMessage, rec *ringside.BattleRecord) error {
+	var x recordMeasures
+	if err := json.Unmarshal(extra, &x); err != nil {
+		return ringside.Errorf(ringside.EINTERNAL, "battle extra fields: %v", err)
+	}
+	rec.LatencyMsA, rec.LatencyMsB, rec.TTFTMsA, rec.TTFTMsB = x.LatencyMsA, x.LatencyMsB, x.TTFTMsA, x.TTFTMsB
+	rec.CostUSDA, rec.CostUSDB, rec.TokensOutA, rec.TokensOutB = x.CostUSDA, x.CostUSDB, x.TokensOutA, x.TokensOutB
+	rec.ErrorA, rec.ErrorB = x.ErrorA, x.ErrorB
+	return nil
+}
+
+// VoteWeightField is ringside's battle-record field for what an LLM vote
+// counts for (a strong verdict given in both orders counts strong_weight
+// times, as Arena-Hard repeats its A>>B verdicts). Export writes it when it
+// is not 1; rank honours it for llm judges only, so that a third-party
+// field of the same name cannot change a human leaderboard.
+const VoteWeightField = "vote_weight"
