@@ -206,21 +206,8 @@ func (db *DB) CheckScores(ctx context.Context, judgeID, runID string) ([]CheckSc
 // id order, of a run (of all runs and live play when runID is ""). Walking
 // the pages keeps memory flat over a large run.
 func (db *DB) GenerationsPage(ctx context.Context, runID, afterID string, limit int) ([]ringside.Generation, error) {
-	rows, err := db.read.QueryContext(ctx, "SELECT "+generationColumns+` FROM generations
+	return db.queryGenerations(ctx, "SELECT "+generationColumns+` FROM generations
 		WHERE id > $1 AND ($2 = '' OR run_id = $2) ORDER BY id LIMIT $3`, afterID, runID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ringside.Generation
-	for rows.Next() {
-		g, err := scanGeneration(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *g)
-	}
-	return out, rows.Err()
 }
 
 // BattlesToJudge returns the battles of a run (all battles when runID is "")

@@ -70,3 +70,22 @@ func scanGeneration(s scanner) (*ringside.Generation, error) {
 	g.CreatedAt = parseTime(created)
 	return &g, nil
 }
+
+// queryGenerations runs a query whose columns are generationColumns (or
+// generationStatColumns, which scan the same way) and collects its rows.
+func (db *DB) queryGenerations(ctx context.Context, query string, args ...any) ([]ringside.Generation, error) {
+	rows, err := db.read.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ringside.Generation
+	for rows.Next() {
+		g, err := scanGeneration(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *g)
+	}
+	return out, rows.Err()
+}

@@ -44,21 +44,8 @@ const generationStatColumns = `id, coalesce(run_id, ''), prompt_id, model, sampl
 // but Output, which is left empty: resuming and per-model summaries need
 // timings, tokens and errors, not megabytes of text. Ordered by creation.
 func (db *DB) RunGenerationStats(ctx context.Context, runID string) ([]ringside.Generation, error) {
-	rows, err := db.read.QueryContext(ctx,
+	return db.queryGenerations(ctx,
 		"SELECT "+generationStatColumns+" FROM generations WHERE run_id = $1 ORDER BY id", runID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ringside.Generation
-	for rows.Next() {
-		g, err := scanGeneration(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *g)
-	}
-	return out, rows.Err()
 }
 
 // RunBattles returns every battle of a run, ordered by creation.
