@@ -153,9 +153,6 @@ func (m *Main) prepareRun(ctx context.Context, cfg *config.Config, db *store.DB)
 		if err != nil {
 			return nil, err
 		}
-		if speed, ok := mod.Options["speed"].(float64); ok && mod.Provider == "sim" && speed > 1 {
-			s = simRetryAfter{s, speed}
-		}
 		contestants = append(contestants, arena.Contestant{Model: mod, Streamer: s})
 	}
 	prompts, err := db.Prompts(ctx, sets...)
@@ -265,25 +262,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// simRetryAfter scales the Retry-After of a simulated model's rate limit by
-// the speed its timeline plays at: the wait a simulated server asks for is
-// part of that timeline, and a demo sped up tenfold should not stall for
-// seconds of real time. (The sim provider reports Retry-After in profile
-// time; should it come to scale it itself, this goes.)
-type simRetryAfter struct {
-	ringside.Streamer
-	speed float64
-}
-
-func (s simRetryAfter) Stream(ctx context.Context, req ringside.Request, emit func(ringside.Delta)) (ringside.Result, error) {
-	res, err := s.Streamer.Stream(ctx, req, emit)
-	var ge *ringside.GenerationError
-	if errors.As(err, &ge) && ge.RetryAfter > 0 {
-		scaled := *ge
-		scaled.RetryAfter = time.Duration(float64(ge.RetryAfter) / s.speed)
-		err = &scaled
-	}
-	return res, err
 }

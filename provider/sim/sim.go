@@ -60,7 +60,8 @@
 // characters a token) and are not marked as estimated. A simulated failure is
 // deterministic too, so retrying the same (prompt, sample) fails again: the
 // error rate is the rate after retries. A simulated timeout stalls for the
-// model's stall timeout, scaled by speed, before failing.
+// model's stall timeout, scaled by speed, before failing; a simulated rate
+// limit's Retry-After is scaled by speed too.
 package sim
 
 import (
@@ -125,7 +126,10 @@ func (s *Model) Stream(ctx context.Context, req ringside.Request, emit func(ring
 			return partial(), err
 		}
 		at = f.at
-		return partial(), &ringside.GenerationError{Kind: f.kind, RetryAfter: f.retryAfter, Err: f.err}
+		// Retry-After is a wait the caller really makes, so like the stall
+		// it plays at the model's speed: a sped-up demo must not stall.
+		retry := time.Duration(float64(f.retryAfter) / s.profile.Speed)
+		return partial(), &ringside.GenerationError{Kind: f.kind, RetryAfter: retry, Err: f.err}
 	}
 	if err := pace.Until(pl.total); err != nil {
 		return partial(), err

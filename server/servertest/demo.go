@@ -7,10 +7,8 @@ package servertest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/arena"
@@ -106,7 +104,7 @@ func (d *Demo) run(ctx context.Context, db *store.DB, speed float64) error {
 		if err != nil {
 			return err
 		}
-		contestants = append(contestants, arena.Contestant{Model: *m, Streamer: fastRetry{s, speed}})
+		contestants = append(contestants, arena.Contestant{Model: *m, Streamer: s})
 		names = append(names, m.Name)
 	}
 	d.Run = &ringside.Run{Name: "demo", Models: names, PromptSets: []string{PromptSet}, Samples: 1}
@@ -124,24 +122,6 @@ func (d *Demo) run(ctx context.Context, db *store.DB, speed float64) error {
 	}
 	_, err = r.Execute(ctx, plan, arena.Observer{})
 	return err
-}
-
-// fastRetry scales a simulated rate limit's Retry-After by the play speed,
-// as `ringside run` does, so a sped-up demo does not stall.
-type fastRetry struct {
-	ringside.Streamer
-	speed float64
-}
-
-func (s fastRetry) Stream(ctx context.Context, req ringside.Request, emit func(ringside.Delta)) (ringside.Result, error) {
-	res, err := s.Streamer.Stream(ctx, req, emit)
-	var ge *ringside.GenerationError
-	if errors.As(err, &ge) && ge.RetryAfter > 0 {
-		scaled := *ge
-		scaled.RetryAfter = time.Duration(float64(ge.RetryAfter) / s.speed)
-		err = &scaled
-	}
-	return res, err
 }
 
 // rules runs the prompts' checks on every generation and votes for the
