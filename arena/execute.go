@@ -201,6 +201,14 @@ func (x *execution) notice(n Notice) {
 
 // generation is the record of one side's outcome.
 func (r *Runner) generation(t *task, c *Contestant, o Outcome) *ringside.Generation {
+	return NewGeneration(c.Model, r.cfg.RunID, t.round.Prompt.ID, t.round.Sample, o)
+}
+
+// NewGeneration is the record of one side's outcome, for a run (runID set)
+// or a live battle: timings in milliseconds, cost from the model's prices,
+// and the error as one of ringside.ErrorKinds, so that a provider's odd
+// failure never makes the record itself invalid.
+func NewGeneration(m ringside.Model, runID, promptID string, sample int, o Outcome) *ringside.Generation {
 	res := o.Result
 	latency := res.Total
 	if latency <= 0 && !o.Ended.IsZero() {
@@ -210,10 +218,10 @@ func (r *Runner) generation(t *task, c *Contestant, o Outcome) *ringside.Generat
 	}
 	in, out := max(res.TokensIn, 0), max(res.TokensOut, 0)
 	g := &ringside.Generation{
-		RunID: r.cfg.RunID, PromptID: t.round.Prompt.ID, Model: c.Model.Name, Sample: t.round.Sample,
+		RunID: runID, PromptID: promptID, Model: m.Name, Sample: sample,
 		Output: res.Text, TTFTMs: ms(res.TTFT), LatencyMs: ms(latency),
 		TokensIn: in, TokensOut: out, TokensEstimated: res.TokensEstimated,
-		CostUSD: c.Model.Cost(in, out), FinishReason: res.FinishReason, CreatedAt: o.Ended,
+		CostUSD: m.Cost(in, out), FinishReason: res.FinishReason, CreatedAt: o.Ended,
 	}
 	if o.Err != nil {
 		g.ErrorKind = ringside.GenerationErrorKind(o.Err)

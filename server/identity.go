@@ -38,7 +38,8 @@ func identityLeak(prompt []ringside.Message, outputs []string, models []ringside
 	var names []string
 	for _, m := range models {
 		// As arena.NamesItself: names shorter than three characters match
-		// ordinary words. Model names are matched anywhere, as there.
+		// ordinary words, and a name counts only as a whole word ("alpha"
+		// in "alphabet" is not a name).
 		for _, name := range []string{m.Name, m.ModelID} {
 			if len(name) >= 3 {
 				names = append(names, strings.ToLower(name))
@@ -48,7 +49,7 @@ func identityLeak(prompt []ringside.Message, outputs []string, models []ringside
 	for _, out := range outputs {
 		low := strings.ToLower(out)
 		for _, name := range names {
-			if strings.Contains(low, name) && !strings.Contains(promptText, name) {
+			if containsWord(low, name) && !strings.Contains(promptText, name) {
 				return true
 			}
 		}

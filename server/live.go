@@ -136,21 +136,5 @@ func liveGeneration(b *ringside.Battle, m ringside.Model, o arena.Outcome) *ring
 	if kind == ringside.ErrKindCancelled {
 		return nil
 	}
-	r := o.Result
-	total := r.Total
-	if total <= 0 {
-		total = o.Ended.Sub(o.Started)
-	}
-	g := &ringside.Generation{
-		PromptID: b.PromptID, Model: m.Name, Sample: b.Sample, Output: r.Text,
-		TTFTMs: ms(r.TTFT), LatencyMs: ms(total), TokensIn: r.TokensIn, TokensOut: r.TokensOut,
-		TokensEstimated: r.TokensEstimated, CostUSD: m.Cost(r.TokensIn, r.TokensOut),
-		FinishReason: r.FinishReason, ErrorKind: kind,
-	}
-	if o.Err != nil {
-		g.Error = o.Err.Error()
-	}
-	return g
+	return arena.NewGeneration(m, "", b.PromptID, b.Sample, o)
 }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -38,7 +38,7 @@ Stops gracefully on SIGINT or SIGTERM.`)
 		// 127.0.0.1 unless told otherwise.
 		cfg.Judging.Open.Enabled = true
 	}
-	streamers, err := liveStreamers(cfg)
+	streamers, err := m.liveStreamers(cfg)
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ Stops gracefully on SIGINT or SIGTERM.`)
 		return ringside.Errorf(ringside.EINVALID, "listen on %s: %v", cfg.Server.Addr, err)
 	}
 	base := publicURL(cfg.Server.PublicURL, ln.Addr().String())
-	if cfg.Path == "" {
+	if demo {
 		fmt.Fprintf(m.Stdout, "ringside demo: %d simulated models, database %s\n", len(cfg.Models), db.Path)
 	}
 	fmt.Fprintf(m.Stdout, "ringside listening on %s\n", base)
@@ -86,17 +86,18 @@ Stops gracefully on SIGINT or SIGTERM.`)
 // liveStreamers builds the configured models' clients for live judging; a
 // model that cannot be built (a missing API key) stops the start with its
 // name. Stored judging needs none.
-func liveStreamers(cfg *config.Config) (map[string]ringside.Streamer, error) {
+func (m *Main) liveStreamers(cfg *config.Config) (map[string]ringside.Streamer, error) {
 	if cfg.Judging.Source != config.SourceLive {
 		return nil, nil
 	}
 	out := make(map[string]ringside.Streamer, len(cfg.Models))
-	for _, m := range cfg.Models {
-		s, err := provider.New(m, provider.Options{})
+	for _, model := range cfg.Models {
+		// Keys come through the injected environment, as for run and judge.
+		s, err := provider.New(model, provider.Options{Getenv: m.Getenv})
 		if err != nil {
 			return nil, err
 		}
-		out[m.Name] = s
+		out[model.Name] = s
 	}
 	return out, nil
 }
