@@ -2,6 +2,7 @@ package ringside
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -55,7 +56,7 @@ func (b *Battle) Validate() error {
 	default:
 		return FieldError("source", "%q is not one of run, live, import", b.Source)
 	}
-	if b.Kind != "" && !contains(Kinds, b.Kind) {
+	if b.Kind != "" && !slices.Contains(Kinds, b.Kind) {
 		return FieldError("kind", "%q is not one of typical, edge, adversarial", b.Kind)
 	}
 	if b.Sample < 0 {

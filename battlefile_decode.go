@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -187,7 +188,7 @@ func (d *battleDecoder) setField(r *BattleRecord, key, raw []byte, fast bool) er
 	case "category":
 		r.Category, err = d.str(key, raw, true)
 	case "kind":
-		if r.Kind, err = d.str(key, raw, true); err == nil && r.Kind != "" && !contains(Kinds, r.Kind) {
+		if r.Kind, err = d.str(key, raw, true); err == nil && r.Kind != "" && !slices.Contains(Kinds, r.Kind) {
 			err = FieldError("kind", "%q is not one of typical, edge, adversarial", r.Kind)
 		}
 	case "tags":

@@ -1,6 +1,9 @@
 package ringside
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Error kinds of a failed generation. A failure costs one generation (and the
 // battles that need it), never the process.
@@ -52,7 +55,7 @@ func (g *Generation) Validate() error {
 	if g.Sample < 0 {
 		return FieldError("sample", "must not be negative")
 	}
-	if g.ErrorKind != "" && !contains(ErrorKinds, g.ErrorKind) {
+	if g.ErrorKind != "" && !slices.Contains(ErrorKinds, g.ErrorKind) {
 		return FieldError("error_kind", "%q is not one of %v", g.ErrorKind, ErrorKinds)
 	}
 	if g.TTFTMs < 0 || g.LatencyMs < 0 || g.TokensIn < 0 || g.TokensOut < 0 || g.CostUSD < 0 {

@@ -1,6 +1,9 @@
 package ringside
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Judge kinds. Every vote records its judge, and rankings can be sliced by
 // either.
@@ -27,7 +30,7 @@ type Judge struct {
 
 // Validate checks a judge's fields.
 func (j *Judge) Validate() error {
-	if !contains(JudgeKinds, j.Kind) {
+	if !slices.Contains(JudgeKinds, j.Kind) {
 		return FieldError("kind", "%q is not one of human, rules, llm", j.Kind)
 	}
 	if j.Name == "" {

@@ -2,6 +2,7 @@ package ringside
 
 import (
 	"regexp"
+	"slices"
 	"time"
 )
 
@@ -52,7 +53,7 @@ func (m *Model) Validate() error {
 	if !modelNameRE.MatchString(m.Name) {
 		return FieldError("name", "%q: use letters, digits and . _ : / @ + - (at most 128)", m.Name)
 	}
-	if !contains(Providers, m.Provider) {
+	if !slices.Contains(Providers, m.Provider) {
 		return FieldError("provider", "%q is not one of %v", m.Provider, Providers)
 	}
 	if m.ModelID == "" && m.Provider != "sim" && m.Provider != "replay" {
@@ -82,13 +83,4 @@ func (m *Model) Validate() error {
 // Cost is the price in US dollars of a generation with the given token counts.
 func (m *Model) Cost(tokensIn, tokensOut int) float64 {
 	return (float64(tokensIn)*m.PriceInPerM + float64(tokensOut)*m.PriceOutPerM) / 1e6
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -3,6 +3,7 @@ package ringside
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -78,7 +79,7 @@ func (p *Prompt) Validate() error {
 		return FieldError("messages", "required (or \"prompt\")")
 	}
 	for i, m := range p.Messages {
-		if !contains(roles, m.Role) {
+		if !slices.Contains(roles, m.Role) {
 			return FieldError(fieldIndex("messages", i, "role"), "%q is not one of system, user, assistant", m.Role)
 		}
 		if strings.TrimSpace(m.Content) == "" {
@@ -91,13 +92,13 @@ func (p *Prompt) Validate() error {
 	if p.Kind == "" {
 		p.Kind = KindTypical
 	}
-	if !contains(Kinds, p.Kind) {
+	if !slices.Contains(Kinds, p.Kind) {
 		return FieldError("kind", "%q is not one of typical, edge, adversarial", p.Kind)
 	}
 	for i := range p.Checks {
 		c := &p.Checks[i]
 		c.Type = NormalizeCheckType(c.Type)
-		if !contains(CheckTypes, c.Type) {
+		if !slices.Contains(CheckTypes, c.Type) {
 			return FieldError(fieldIndex("checks", i, "type"), "%q is not a known check", c.Type)
 		}
 		if c.Weight < 0 {

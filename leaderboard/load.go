@@ -7,7 +7,6 @@ package leaderboard
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/rank"
@@ -48,8 +47,8 @@ func LoadPerf(ctx context.Context, db *store.DB, runID string) (*rank.PerfCollec
 	}
 	err := db.EachImportedMeasures(ctx, runID, func(im *store.ImportedMeasures) error {
 		rec := ringside.BattleRecord{ModelA: im.ModelA, ModelB: im.ModelB}
-		if err := decodeMeasures(im.Extra, &rec); err != nil {
-			return err
+		if err := setColumnless(&rec, im.Extra); err != nil {
+			return ringside.Errorf(ringside.EINTERNAL, "battle extra fields: %v", err)
 		}
 		pc.AddRecord(&rec)
 		return nil
@@ -70,18 +69,6 @@ type recordMeasures struct {
 	TokensOutB *int     `json:"tokens_out_b"`
 	ErrorA     string   `json:"error_a"`
 	ErrorB     string   `json:"error_b"`
-}
-
-// decodeMeasures reads an imported battle's measured fields into rec.
-func decodeMeasures(extra json.RawMessage, rec *ringside.BattleRecord) error {
-	var x recordMeasures
-	if err := json.Unmarshal(extra, &x); err != nil {
-		return ringside.Errorf(ringside.EINTERNAL, "battle extra fields: %v", err)
-	}
-	rec.LatencyMsA, rec.LatencyMsB, rec.TTFTMsA, rec.TTFTMsB = x.LatencyMsA, x.LatencyMsB, x.TTFTMsA, x.TTFTMsB
-	rec.CostUSDA, rec.CostUSDB, rec.TokensOutA, rec.TokensOutB = x.CostUSDA, x.CostUSDB, x.TokensOutA, x.TokensOutB
-	rec.ErrorA, rec.ErrorB = x.ErrorA, x.ErrorB
-	return nil
 }
 
 // VoteWeightField is ringside's battle-record field for what an LLM vote

@@ -14,8 +14,6 @@ type cells struct {
 	battles int
 }
 
-func (c *cells) pairs() int { return len(c.i) }
-
 // denseCellLimit bounds the model count for which counting uses a dense
 // models² table (12 MB at the limit); beyond it a map is used.
 const denseCellLimit = 1024

@@ -213,13 +213,6 @@ func (j *Judging) forget(s *session) {
 	}
 }
 
-// Sessions reports how many judges the server holds in memory.
-func (j *Judging) Sessions() int {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return len(j.sessions)
-}
-
 // clientIP is the address of the peer, never a header a client can forge:
 // limits per address must not be dodged with X-Forwarded-For.
 func clientIP(r *http.Request) string {

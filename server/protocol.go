@@ -36,9 +36,7 @@ const (
 const (
 	codeInvalid      = ringside.EINVALID
 	codeUnauthorized = ringside.EUNAUTHORIZED
-	codeNotFound     = ringside.ENOTFOUND
 	codeConflict     = ringside.ECONFLICT
-	codeInternal     = ringside.EINTERNAL
 	codeTooLarge     = "too_large"
 	codeRateLimited  = "rate_limited"
 	codeReplaced     = "replaced"

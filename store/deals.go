@@ -161,12 +161,7 @@ func (g *GroupWriter) CastVote(ctx context.Context, v *ringside.Vote, canOpen bo
 	if err := v.Validate(); err != nil {
 		return nil, err
 	}
-	if v.ID == "" {
-		v.ID = newID()
-	}
-	if v.CreatedAt.IsZero() {
-		v.CreatedAt = g.db.Now()
-	}
+	fillVote(v, g.db.Now)
 	var first *ringside.Vote
 	err := g.DoUrgent(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		first = nil

@@ -19,7 +19,7 @@ type rankChunk struct {
 }
 
 // eachRankVoteParallel streams every vote in rowid order, reading ranges
-// of rowids on up to GOMAXPROCS read connections at once while the caller
+// of rowids on up to min(GOMAXPROCS, 4) read connections at once while the caller
 // consumes the previous ones: reading a million votes is SQLite's work on
 // a join, and it spreads over the cores like the battle file's decoding.
 //

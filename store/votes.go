@@ -37,7 +37,7 @@ func (db *DB) CreateVote(ctx context.Context, v *ringside.Vote) (*ringside.Vote,
 
 // VoteBy returns the judge's vote on the battle, or ENOTFOUND.
 func (db *DB) VoteBy(ctx context.Context, battleID, judgeID string) (*ringside.Vote, error) {
-	v, err := scanVote(db.read.QueryRowContext(ctx, "SELECT "+voteColumns+" FROM votes WHERE battle_id = $1 AND judge_id = $2", battleID, judgeID))
+	v, err := scanVote(db.read.QueryRowContext(ctx, qVoteBy, battleID, judgeID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ringside.Errorf(ringside.ENOTFOUND, "no vote by judge %s on battle %s", judgeID, battleID)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ringside-eval/ringside"
@@ -48,7 +49,7 @@ func (m *Main) compareCmd(ctx context.Context, args []string) error {
 		return ringside.FieldError("--candidate", "required")
 	case *margin < 0:
 		return ringside.FieldError("--margin", "must not be negative")
-	case !validFormat(rf.format, rank.Formats):
+	case !slices.Contains(rank.Formats, rf.format):
 		return ringside.FieldError("--format", "%q is not one of %s", rf.format, strings.Join(rank.Formats, ", "))
 	}
 	cfg, err := m.loadConfig(rf.cfgPath)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ringside-eval/ringside"
@@ -69,7 +70,7 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 	if rf.format == "" {
 		rf.format = formats[0]
 	}
-	if !validFormat(rf.format, formats) {
+	if !slices.Contains(formats, rf.format) {
 		return ringside.FieldError("--format", "%q is not one of %s for %s", rf.format, strings.Join(formats, ", "), what)
 	}
 	if what == "leaderboard" {
@@ -80,7 +81,7 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 	}
 	if *judgeKind == "any" {
 		*judgeKind = ""
-	} else if !validFormat(*judgeKind, ringside.JudgeKinds) {
+	} else if !slices.Contains(ringside.JudgeKinds, *judgeKind) {
 		return ringside.FieldError("--judge-kind", "%q is not one of human, rules, llm, any", *judgeKind)
 	}
 	cfg, err := m.loadConfig(rf.cfgPath)

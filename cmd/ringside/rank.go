@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ringside-eval/ringside"
@@ -192,7 +193,7 @@ type rankReport struct {
 
 // leaderboard computes and writes the leaderboard rf asks for.
 func (m *Main) leaderboard(ctx context.Context, rf *rankFlags) error {
-	if !validFormat(rf.format, rank.Formats) {
+	if !slices.Contains(rank.Formats, rf.format) {
 		return ringside.FieldError("--format", "%q is not one of %s", rf.format, strings.Join(rank.Formats, ", "))
 	}
 	cfg, err := m.loadConfig(rf.cfgPath)
@@ -282,13 +283,4 @@ func (rep *rankReport) write(w io.Writer, format string) error {
 	}
 	st.write(w)
 	return nil
-}
-
-func validFormat(f string, formats []string) bool {
-	for _, x := range formats {
-		if x == f {
-			return true
-		}
-	}
-	return false
 }
