@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,6 +24,15 @@ import (
 // voting as soon as voting opens. b.N is the number of votes. It reports
 // votes per second, the time from sending a vote to reading its `voted`
 // acknowledgement (p50, p99), and the server's memory per idle connection.
+//
+// It loads the server two ways. rate=max: every judge votes again as soon
+// as it can, so the server runs flat out; this is its ceiling in votes/s,
+// and the latency of a saturated server, where every request queues. rate=N:
+// the judges together offer N votes a second, each on a steady beat of its
+// own (a vote every judges/N seconds, staggered), which is the latency a
+// server sees at that load. RINGSIDE_BENCH_RATES replaces the default
+// "max,2000" with other comma-separated rates.
+//
 // docs/performance.md has the command and the figures; run it with
 // -benchtime=Nx, since every round starts a server and its judges anew.
 // RINGSIDE_BENCH_JUDGES sets the number of judges (default 1000).
@@ -31,6 +41,21 @@ func BenchmarkJudgingLoad(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("RINGSIDE_BENCH_JUDGES")); err == nil && n > 0 {
 		judges = n
 	}
+	rates := "max,2000"
+	if r := os.Getenv("RINGSIDE_BENCH_RATES"); r != "" {
+		rates = r
+	}
+	for _, r := range strings.Split(rates, ",") {
+		rate, err := strconv.ParseFloat(r, 64)
+		if r != "max" && (err != nil || rate <= 0) {
+			b.Fatalf("RINGSIDE_BENCH_RATES: %q is neither max nor a number of votes a second", r)
+		}
+		b.Run("rate="+r, func(b *testing.B) { judgingLoad(b, judges, rate) })
+	}
+}
+
+// judgingLoad is one run of BenchmarkJudgingLoad; rate 0 is unpaced.
+func judgingLoad(b *testing.B, judges int, rate float64) {
 	dbPath, tokens := prepareDB(b, judges)
 	srv := startChild(b, dbPath, "sim")
 	defer srv.stop(b)
@@ -87,7 +112,17 @@ func BenchmarkJudgingLoad(b *testing.B) {
 				latencies = append(latencies, mine...)
 				mu.Unlock()
 			}()
+			// A paced judge votes on its own beat, staggered across judges.
+			var beat time.Duration
+			if rate > 0 {
+				beat = time.Duration(float64(judges) / rate * float64(time.Second))
+			}
+			due := start.Add(time.Duration(i) * beat / time.Duration(judges))
 			for k := i; remaining.Add(-1) >= 0; k++ {
+				if beat > 0 {
+					time.Sleep(time.Until(due))
+					due = due.Add(beat)
+				}
 				if ws.WriteJSON(map[string]string{"type": "next"}) != nil {
 					failures.Add(1)
 					return
