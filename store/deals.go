@@ -292,15 +292,13 @@ func (db *DB) StoredCandidates(ctx context.Context, judgeID string, runs []strin
 	if runs == nil {
 		runsJSON = []byte("[]")
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT b.id,
-			(SELECT count(*) FROM deals d WHERE d.battle_id = b.id AND d.state IN ('open', 'voted')) AS dealt
-		FROM battles b
-		JOIN generations ga ON ga.id = b.generation_a
-		JOIN generations gb ON gb.id = b.generation_b
-		WHERE b.source = 'run' AND b.identity_leak = 0 AND ga.error_kind = '' AND gb.error_kind = ''
+	// The WHERE clause repeats battles_to_deal's, so that the query walks
+	// that index in order and stops after limit battles.
+	rows, err := db.read.QueryContext(ctx, `SELECT b.id, b.dealt FROM battles b
+		WHERE b.source = 'run' AND b.identity_leak = 0 AND b.failed_side = 0
 		  AND ($2 = '[]' OR b.run_id IN (SELECT r.id FROM runs r WHERE r.name IN (SELECT value FROM json_each($2))))
 		  AND NOT EXISTS (SELECT 1 FROM deals d WHERE d.battle_id = b.id AND d.judge_id = $1)
-		ORDER BY dealt, b.id LIMIT $3`, judgeID, string(runsJSON), limit)
+		ORDER BY b.dealt, b.id LIMIT $3`, judgeID, string(runsJSON), limit)
 	if err != nil {
 		return nil, err
 	}
