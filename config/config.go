@@ -86,9 +86,26 @@ type Judge struct {
 	UseReference bool `toml:"use_reference"`
 	// StrongWeight is how many votes a strong verdict (A>>B) counts for.
 	StrongWeight int `toml:"strong_weight"`
+	// MaxFailures is how many recorded failures on a battle an LLM judge
+	// takes before later runs leave the battle alone (nil: the default, 3;
+	// 0: never). A battle the judge model cannot judge (too long for it,
+	// say) would otherwise be paid for again on every rerun.
+	MaxFailures *int `toml:"max_failures"`
 	// Checks are a rules judge's default checks, run on every prompt's
 	// generations (or those of the listed kinds) besides the prompt's own.
 	Checks []DefaultCheck `toml:"checks"`
+}
+
+// DefaultMaxFailures is an LLM judge's max_failures when unset.
+const DefaultMaxFailures = 3
+
+// FailureCap is the judge's max_failures, or its default; 0 means the judge
+// never gives up on a battle.
+func (j Judge) FailureCap() int {
+	if j.MaxFailures == nil {
+		return DefaultMaxFailures
+	}
+	return *j.MaxFailures
 }
 
 // DefaultCheck is a check written in the config rather than a prompt file:
@@ -321,6 +338,12 @@ func (c *Config) validateJudges(models map[string]bool) error {
 		}
 		if j.StrongWeight < 0 {
 			return ringside.FieldError(field+".strong_weight", "must not be negative")
+		}
+		if j.MaxFailures != nil && *j.MaxFailures < 0 {
+			return ringside.FieldError(field+".max_failures", "must not be negative (0 = never give up)")
+		}
+		if j.MaxFailures != nil && j.Kind != ringside.JudgeLLM {
+			return ringside.FieldError(field+".max_failures", "only an llm judge fails and gives up")
 		}
 		if len(j.Checks) > 0 && j.Kind != ringside.JudgeRules {
 			return ringside.FieldError(field+".checks[0]", "only a rules judge runs checks")

@@ -27,6 +27,12 @@ func TestExampleConfigLoads(t *testing.T) {
 	if cfg.Models[2].Options["follow_format"] != 0.8 {
 		t.Fatalf("sim options = %v", cfg.Models[2].Options)
 	}
+	if j := cfg.Judges[len(cfg.Judges)-1]; j.Kind != ringside.JudgeLLM || j.FailureCap() != 3 {
+		t.Fatalf("llm judge %q gives up after %d failures, want 3", j.Name, j.FailureCap())
+	}
+	if (config.Judge{}).FailureCap() != config.DefaultMaxFailures {
+		t.Fatal("an unset max_failures is not the default")
+	}
 	want := filepath.Join("..", "examples", "prompts.jsonl")
 	if cfg.PromptSets[0].File != want {
 		t.Fatalf("prompt set file = %q, want %q (relative to the config)", cfg.PromptSets[0].File, want)
@@ -60,6 +66,8 @@ func TestConfigErrorsNameKeyAndLine(t *testing.T) {
 		{"default check kinds", "[[judges]]\nname = \"r\"\nkind = \"rules\"\n[[judges.checks]]\ntype = \"is_json\"\nkinds = [\"rare\"]\n", "c.toml:6: judges[0].checks[0].kinds: "},
 		{"default check dimension", "[[judges]]\nname = \"r\"\nkind = \"rules\"\n[[judges.checks]]\ntype = \"is_json\"\ndimension = \"vibes\"\n", "c.toml:6: judges[0].checks[0].dimension: "},
 		{"checks on an llm judge", "[[models]]\nname = \"m\"\nprovider = \"sim\"\n[[judges]]\nname = \"j\"\nkind = \"llm\"\nmodel = \"m\"\n[[judges.checks]]\ntype = \"is_json\"\n", "c.toml:8: judges[0].checks[0]: "},
+		{"negative max_failures", "[[models]]\nname = \"m\"\nprovider = \"sim\"\n[[judges]]\nname = \"j\"\nkind = \"llm\"\nmodel = \"m\"\nmax_failures = -1\n", "c.toml:8: judges[0].max_failures: "},
+		{"max_failures on a rules judge", "[[judges]]\nname = \"r\"\nkind = \"rules\"\nmax_failures = 2\n", "c.toml:4: judges[0].max_failures: "},
 		{"duplicate judge", "[[judges]]\nname = \"r\"\nkind = \"rules\"\n[[judges]]\nname = \"r\"\nkind = \"rules\"\n", "c.toml:5: judges[1].name: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -165,6 +165,30 @@ func (db *DB) llmCalls(ctx context.Context, judgmentID string) ([]LLMCall, error
 	return out, rows.Err()
 }
 
+// LLMFailures returns how many failed judgments the judge has recorded on
+// each battle it failed on, of a run (of every battle when runID is "").
+// `ringside judge` leaves a battle alone once it failed there too often.
+func (db *DB) LLMFailures(ctx context.Context, judgeID, runID string) (map[string]int, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT j.battle_id, count(*) FROM llm_judgments j
+		WHERE j.judge_id = $1 AND j.status = 'failed'
+		  AND ($2 = '' OR j.battle_id IN (SELECT id FROM battles WHERE run_id = $2))
+		GROUP BY j.battle_id`, judgeID, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		out[id] = n
+	}
+	return out, rows.Err()
+}
+
 // VoteWeights returns what each LLM judge vote counts for, keyed by vote
 // id, for the votes that count other than once (a strong verdict under a
 // strong_weight above 1). Every vote not in the map counts once. A ranking

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -15,7 +16,7 @@ import (
 )
 
 func (m *Main) judgeCmd(ctx context.Context, args []string) error {
-	fs := m.newFlagSet("judge", "[--config F] [--run NAME] [--judge NAME] [--db F] [--concurrency C] [--stats]", `
+	fs := m.newFlagSet("judge", "[--config F] [--run NAME] [--judge NAME] [--db F] [--concurrency C] [--retry-failed] [--stats]", `
 Applies an automatic judge to stored battles and writes its votes, which
 rank like anyone's and carry the judge (rank --by judge). A battle the judge
 already voted on is skipped, so a rerun only does what is left; battles with
@@ -35,13 +36,15 @@ each with an optional "weight" (default 1) and "dimension".
 An llm judge asks its model to compare the two answers twice, once in each
 order, for a verdict on A>>B, A>B, A=B, B>A, B>>A with a short rationale.
 Verdicts that disagree make a tie; an unreadable verdict is asked again
-once, then recorded as a failure (no vote; a rerun tries again). Every call,
-its raw answer and its cost are stored.`)
+once, then recorded as a failure (no vote; a rerun tries again, until the
+battle has max_failures failures, 3 by default). Every call, its raw answer
+and its cost are stored.`)
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
 	runName := fs.String("run", "", "judge this run's battles only (default: every stored battle)")
 	judgeName := fs.String("judge", ringside.JudgeRules, "the configured judge to apply")
 	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db)")
 	concurrency := fs.Int("concurrency", 4, "battles an llm judge works on at once")
+	retryFailed := fs.Bool("retry-failed", false, "also judge battles an llm judge gave up on (max_failures)")
 	stats := fs.Bool("stats", false, "then print pass rates (pass^k, pass@k) and agreement between judges")
 	showPrompt := fs.Bool("show-prompt", false, "print the built-in LLM judging prompt (a template to copy into prompt_file) and exit")
 	if err := m.parseFlags(fs, args); err != nil {
@@ -86,7 +89,11 @@ its raw answer and its cost are stored.`)
 	if jc.Kind == ringside.JudgeRules {
 		err = m.judgeRules(ctx, db, jc, j, runID)
 	} else {
-		err = m.judgeLLM(ctx, db, cfg, jc, j, runID, *concurrency)
+		giveUpAfter := jc.FailureCap()
+		if *retryFailed {
+			giveUpAfter = 0
+		}
+		err = m.judgeLLM(ctx, db, cfg, jc, j, runID, *concurrency, giveUpAfter)
 	}
 	if err != nil {
 		return err
@@ -221,8 +228,11 @@ func (m *Main) judgeRules(ctx context.Context, db *store.DB, jc config.Judge, j 
 }
 
 // judgeLLM asks the judge model about every battle it has not voted on,
-// concurrency battles at a time, storing each judgment as it completes.
-func (m *Main) judgeLLM(ctx context.Context, db *store.DB, cfg *config.Config, jc config.Judge, j *ringside.Judge, runID string, concurrency int) error {
+// concurrency battles at a time, storing each judgment as it completes. It
+// leaves alone the battles it already failed on giveUpAfter times (never
+// when 0).
+func (m *Main) judgeLLM(ctx context.Context, db *store.DB, cfg *config.Config, jc config.Judge, j *ringside.Judge,
+	runID string, concurrency, giveUpAfter int) error {
 	model, _ := cfg.Model(jc.Model) // config validation checked the name
 	streamer, err := provider.New(model, provider.Options{Getenv: m.Getenv})
 	if err != nil {
@@ -249,6 +259,22 @@ func (m *Main) judgeLLM(ctx context.Context, db *store.DB, cfg *config.Config, j
 	battles, err := db.BattlesToJudge(ctx, j.ID, runID)
 	if err != nil {
 		return err
+	}
+	// A battle the judge model keeps failing on (too long for it, say)
+	// would most likely cost another failure.
+	givenUp := 0
+	if giveUpAfter > 0 {
+		failures, err := db.LLMFailures(ctx, j.ID, runID)
+		if err != nil {
+			return err
+		}
+		battles = slices.DeleteFunc(battles, func(b ringside.Battle) bool {
+			if failures[b.ID] >= giveUpAfter {
+				givenUp++
+				return true
+			}
+			return false
+		})
 	}
 
 	// A store error stops the work: judging on while nothing can be saved
@@ -304,6 +330,9 @@ func (m *Main) judgeLLM(ctx context.Context, db *store.DB, cfg *config.Config, j
 		j.Name, len(votes), winnerCounts(votes), failed)
 	if skip > 0 {
 		fmt.Fprintf(m.Stdout, ", %d skipped", skip)
+	}
+	if givenUp > 0 {
+		fmt.Fprintf(m.Stdout, ", %d left alone after %d failures each (--retry-failed tries them)", givenUp, giveUpAfter)
 	}
 	fmt.Fprintf(m.Stdout, "\njudge %s: %d calls so far, %d tokens in, %d out, $%.4f (failures included)\n",
 		j.Name, sum.Calls, sum.TokensIn, sum.TokensOut, sum.CostUSD)

@@ -467,3 +467,55 @@ strong_weight = 3
 		t.Fatalf("stats:\n%s", again.stdout)
 	}
 }
+
+func TestJudgeLLMLeavesABattleAloneAfterMaxFailures(t *testing.T) {
+	srv := newFakeJudgeServer(t)
+	prompt := ringside.Prompt{ID: "p1", Messages: []ringside.Message{{Role: "user", Content: "How long do refunds take?"}}}
+	f := mustJudgeFixture(t, prompt,
+		[2]string{"GARBAGE one (b1)", "GARBAGE two (b1)"}, // unreadable: a failure each run
+		[2]string{"meh (b2)", "GOOD answer (b2)"},
+	)
+	conf := filepath.Join(t.TempDir(), "c.toml")
+	cfg := fmt.Sprintf(`
+[[models]]
+name = "judge-model"
+provider = "openai"
+model = "gpt-judge-1"
+base_url = %q
+
+[[judges]]
+name = "gpt"
+kind = "llm"
+model = "judge-model"
+max_failures = 2
+`, srv.URL+"/v1")
+	if err := os.WriteFile(conf, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	judgeOnce := func(want string, extra ...string) {
+		t.Helper()
+		tm := newTestMain()
+		if code := tm.run(t, append([]string{"judge", "--config", conf, "--db", f.dbPath, "--judge", "gpt"}, extra...)...); code != exitOK {
+			t.Fatalf("judge exited %d: %s", code, tm.stderr)
+		}
+		if !strings.Contains(tm.stdout.String(), want) {
+			t.Fatalf("output lacks %q:\n%s", want, tm.stdout)
+		}
+	}
+	calls := func() int {
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		return srv.calls["(b1)"]
+	}
+	judgeOnce("1 votes written (a 0, b 1, tie 0, bothbad 0), 1 failed")
+	judgeOnce("0 votes written (a 0, b 0, tie 0, bothbad 0), 1 failed")
+	asked := calls()
+	// Two failures: the third run leaves b1 alone and pays for nothing.
+	judgeOnce("0 failed (recorded without a vote; a rerun tries them again), 1 left alone after 2 failures each")
+	if calls() != asked {
+		t.Fatalf("the judge model was asked about b1 again: %d calls, then %d", asked, calls())
+	}
+	// --retry-failed asks anyway, and the model has since learnt to answer.
+	srv.fixed.Store(true)
+	judgeOnce("1 votes written (a 0, b 0, tie 1, bothbad 0), 0 failed", "--retry-failed")
+}
