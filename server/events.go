@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"sync"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/store"
 )
 
 // Server-sent events tell open leaderboard and admin pages that the data
@@ -18,8 +20,8 @@ const (
 	// maxEventStreams bounds the open streams; each holds a goroutine and
 	// a connection.
 	maxEventStreams = 512
-	// eventPoll is how often a stream looks at the database for changes
-	// made by another process (`ringside judge`, `ringside run`), which the
+	// eventPoll is how often the database is looked at for changes made by
+	// another process (`ringside judge`, `ringside run`), which the
 	// in-process notifier cannot see.
 	eventPoll = 3 * time.Second
 	// eventKeepAlive keeps proxies from closing an idle stream.
@@ -28,33 +30,97 @@ const (
 	eventDebounce = 250 * time.Millisecond
 )
 
-// events fans a "data changed" nudge out to every open stream. Each stream
-// has a one-slot channel, so nudges coalesce and publishing never blocks on
-// a slow reader.
+// events fans "data changed" out to every open stream. One goroutine
+// watches the database for all of them, every eventPoll for writes by
+// other processes and eventDebounce after a vote cast here, so the stamp is
+// read once a look however many pages are open (counting a million votes
+// is not free). Each stream gets the new stamp through a one-slot channel:
+// updates coalesce, and a slow reader never holds up the others.
 type events struct {
+	stamp    func(context.Context) (store.Stamp, error)
+	poll     time.Duration
+	debounce time.Duration
+	nudges   chan struct{}
+
 	mu     sync.Mutex
-	subs   map[chan struct{}]struct{}
+	subs   map[chan store.Stamp]struct{}
 	closed bool
 	done   chan struct{}
 }
 
-func newEvents() *events {
-	return &events{subs: map[chan struct{}]struct{}{}, done: make(chan struct{})}
+// newEvents starts the watcher; it reads the stamp every poll, and debounce
+// after a nudge.
+func newEvents(stamp func(context.Context) (store.Stamp, error), poll, debounce time.Duration) *events {
+	e := &events{stamp: stamp, poll: poll, debounce: debounce, nudges: make(chan struct{}, 1),
+		subs: map[chan store.Stamp]struct{}{}, done: make(chan struct{})}
+	go e.watch()
+	return e
 }
 
-// publish nudges every stream.
+// publish tells the watcher that this server changed the data.
 func (e *events) publish() {
+	select {
+	case e.nudges <- struct{}{}:
+	default:
+	}
+}
+
+// watch reads the stamp when there is reason to, while a stream is open,
+// and hands every stream a stamp that changed.
+func (e *events) watch() {
+	poll := time.NewTicker(e.poll)
+	defer poll.Stop()
+	var last store.Stamp
+	for {
+		select {
+		case <-e.done:
+			return
+		case <-poll.C:
+		case <-e.nudges:
+			// Let the rest of a burst land before the pages refetch.
+			select {
+			case <-time.After(e.debounce):
+			case <-e.done:
+				return
+			}
+		}
+		if e.streams() == 0 {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), e.poll)
+		now, err := e.stamp(ctx)
+		cancel()
+		if err != nil || now == last {
+			continue // a failed look is retried at the next one
+		}
+		last = now
+		e.broadcast(now)
+	}
+}
+
+func (e *events) streams() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.subs)
+}
+
+// broadcast replaces whatever stamp each stream has not read yet.
+func (e *events) broadcast(s store.Stamp) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for ch := range e.subs {
 		select {
-		case ch <- struct{}{}:
+		case <-ch:
+		default:
+		}
+		select {
+		case ch <- s:
 		default:
 		}
 	}
 }
 
-func (e *events) subscribe() (chan struct{}, error) {
+func (e *events) subscribe() (chan store.Stamp, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
@@ -63,19 +129,20 @@ func (e *events) subscribe() (chan struct{}, error) {
 	if len(e.subs) >= maxEventStreams {
 		return nil, echo.NewHTTPError(http.StatusServiceUnavailable, "too many open event streams")
 	}
-	ch := make(chan struct{}, 1)
+	ch := make(chan store.Stamp, 1)
 	e.subs[ch] = struct{}{}
 	return ch, nil
 }
 
-func (e *events) unsubscribe(ch chan struct{}) {
+func (e *events) unsubscribe(ch chan store.Stamp) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	delete(e.subs, ch)
 }
 
-// close ends every stream. http.Server.Shutdown waits for handlers to
-// return, and a stream's handler would otherwise wait for its client.
+// close ends every stream and the watcher. http.Server.Shutdown waits for
+// handlers to return, and a stream's handler would otherwise wait for its
+// client.
 func (e *events) close() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -129,8 +196,6 @@ func (s *Server) handleEvents(c echo.Context) error {
 	if !send("retry: 2000\nevent: hello\ndata: {\"votes\":%d}\n\n", last.Votes) {
 		return nil
 	}
-	poll := time.NewTicker(eventPoll)
-	defer poll.Stop()
 	keep := time.NewTicker(eventKeepAlive)
 	defer keep.Stop()
 	for {
@@ -143,26 +208,14 @@ func (s *Server) handleEvents(c echo.Context) error {
 			if !send(": keep-alive\n\n") {
 				return nil
 			}
-			continue
-		case <-ch:
-			// Let the rest of a burst land before the pages refetch.
-			select {
-			case <-time.After(eventDebounce):
-			case <-ctx.Done():
+		case now := <-ch:
+			if now == last {
+				continue
+			}
+			last = now
+			if !send("event: votes\ndata: {\"votes\":%d,\"generations\":%d}\n\n", now.Votes, now.Generations) {
 				return nil
 			}
-		case <-poll.C:
-		}
-		now, err := s.DB.DataStamp(ctx)
-		if err != nil {
-			return nil // the client reconnects and tries again
-		}
-		if now == last {
-			continue
-		}
-		last = now
-		if !send("event: votes\ndata: {\"votes\":%d,\"generations\":%d}\n\n", now.Votes, now.Generations) {
-			return nil
 		}
 	}
 }
