@@ -236,7 +236,7 @@ func (s *Server) computeLeaderboard(ctx context.Context, q leaderboardQuery) (*L
 	for _, sl := range lb.Slices {
 		sl.SetPerf(perf.Result(sl.BattleCounts()))
 	}
-	pass, err := loadPass(ctx, s.DB)
+	pass, err := leaderboard.LoadPassStats(ctx, s.DB, "")
 	if err != nil {
 		return nil, err
 	}

@@ -14,33 +14,6 @@ import (
 	"github.com/ringside-eval/ringside/store"
 )
 
-// loadPass computes each rules judge's pass rate, pass^k and pass@k per
-// model, keyed by the judge's label; nil when no rules judge has results.
-func loadPass(ctx context.Context, db *store.DB) (map[string][]judge.PassStats, error) {
-	judges, err := db.RulesJudges(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out map[string][]judge.PassStats
-	for _, j := range judges {
-		rows, err := db.CheckScores(ctx, j.ID, "")
-		if err != nil {
-			return nil, err
-		}
-		samples := make([]judge.Sample, len(rows))
-		for i, r := range rows {
-			samples[i] = judge.Sample(r)
-		}
-		if ps := judge.ComputePassStats(samples); len(ps) > 0 {
-			if out == nil {
-				out = map[string][]judge.PassStats{}
-			}
-			out[j.Label()] = ps
-		}
-	}
-	return out, nil
-}
-
 // loadAgreement compares every two judges on the battles both voted on;
 // people are pooled as "human", as `ringside rank --by judge` does.
 func loadAgreement(ctx context.Context, db *store.DB) ([]judge.Agreement, error) {

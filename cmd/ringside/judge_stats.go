@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/judge"
+	"github.com/ringside-eval/ringside/leaderboard"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -44,18 +45,16 @@ func loadJudgeStats(ctx context.Context, db *store.DB, runID string) (*judgeStat
 	if err != nil {
 		return nil, err
 	}
-	st := &judgeStats{Pass: map[string][]judge.PassStats{}, Agreement: judge.Agreements(judgeVotes(votes))}
+	pass, err := leaderboard.LoadPassStats(ctx, db, runID)
+	if err != nil {
+		return nil, err
+	}
+	if pass == nil {
+		pass = map[string][]judge.PassStats{}
+	}
+	st := &judgeStats{Pass: pass, Agreement: judge.Agreements(judgeVotes(votes))}
 	for _, j := range judges {
-		switch j.Kind {
-		case ringside.JudgeRules:
-			rows, err := db.CheckScores(ctx, j.ID, runID)
-			if err != nil {
-				return nil, err
-			}
-			if ps := judge.ComputePassStats(passSamples(rows)); len(ps) > 0 {
-				st.Pass[j.Label()] = ps
-			}
-		case ringside.JudgeHuman:
+		if j.Kind == ringside.JudgeHuman {
 			continue // pooled below
 		}
 		b := judgeBias{Judge: j.Label()}
@@ -96,16 +95,6 @@ func loadJudgeStats(ctx context.Context, db *store.DB, runID string) (*judgeStat
 		st.Judges = append(st.Judges, human)
 	}
 	return st, nil
-}
-
-// passSamples turns the store's rows into the statistics' input; the two
-// types have the same fields.
-func passSamples(rows []store.CheckScore) []judge.Sample {
-	out := make([]judge.Sample, len(rows))
-	for i, r := range rows {
-		out[i] = judge.Sample(r)
-	}
-	return out
 }
 
 // judgeVotes names each vote's judge for agreement: its label, or "human"

@@ -241,23 +241,9 @@ func loadRankJudgeStats(ctx context.Context, db *store.DB, runID string, agreeme
 		rep.Pass, rep.Agreement, rep.Judges = st.Pass, st.Agreement, st.Judges
 		return nil
 	}
-	judges, err := db.RulesJudges(ctx)
-	if err != nil {
-		return err
-	}
-	for _, j := range judges {
-		rows, err := db.CheckScores(ctx, j.ID, runID)
-		if err != nil {
-			return err
-		}
-		if ps := judge.ComputePassStats(passSamples(rows)); len(ps) > 0 {
-			if rep.Pass == nil {
-				rep.Pass = map[string][]judge.PassStats{}
-			}
-			rep.Pass[j.Label()] = ps
-		}
-	}
-	return nil
+	pass, err := leaderboard.LoadPassStats(ctx, db, runID)
+	rep.Pass = pass
+	return err
 }
 
 // write renders the report: JSON as one object; table and Markdown with
