@@ -84,6 +84,21 @@ func syncPromptSets(ctx context.Context, db *store.DB, cfg *config.Config, w io.
 	return nil
 }
 
+// openSyncedDB opens the database (openDB) with the configured prompt sets
+// imported into it (syncPromptSets), as run, judge and serve need it: they
+// work on the prompt files' current prompts and checks.
+func openSyncedDB(ctx context.Context, cfg *config.Config, flagPath string, w io.Writer) (*store.DB, error) {
+	db, err := openDB(ctx, cfg, flagPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := syncPromptSets(ctx, db, cfg, w); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
 // openDB opens the database named by the flag, or by the config.
 func openDB(ctx context.Context, cfg *config.Config, flagPath string) (*store.DB, error) {
 	path := cfg.Database.Path

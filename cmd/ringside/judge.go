@@ -65,15 +65,11 @@ and its cost are stored.`)
 	if err != nil {
 		return err
 	}
-	db, err := openDB(ctx, cfg, *dbPath)
+	db, err := openSyncedDB(ctx, cfg, *dbPath, m.Stdout)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	// The checks judged are the prompt files' current ones.
-	if err := syncPromptSets(ctx, db, cfg, m.Stdout); err != nil {
-		return err
-	}
 	runID := ""
 	if *runName != "" {
 		run, err := db.RunByName(ctx, *runName)

@@ -56,14 +56,11 @@ the bundled example prompts, needing no keys.`)
 	if err := applyRunFlags(cfg, *runName, *samples, *concurrency, *simSpeed); err != nil {
 		return err
 	}
-	db, err := openDB(ctx, cfg, *dbPath)
+	db, err := openSyncedDB(ctx, cfg, *dbPath, m.Stdout)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := syncPromptSets(ctx, db, cfg, m.Stdout); err != nil {
-		return err
-	}
 	h, err := m.prepareRun(ctx, cfg, db)
 	if err != nil {
 		return err

@@ -42,14 +42,11 @@ Stops gracefully on SIGINT or SIGTERM.`)
 	if err != nil {
 		return err
 	}
-	db, err := openDB(ctx, cfg, *dbPath)
+	db, err := openSyncedDB(ctx, cfg, *dbPath, m.Stdout)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := syncPromptSets(ctx, db, cfg, m.Stdout); err != nil {
-		return err
-	}
 	token, err := server.EnsureAdminToken(ctx, db, m.Getenv(cfg.Server.AdminTokenEnv))
 	if err != nil {
 		return err
