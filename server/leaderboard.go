@@ -60,6 +60,36 @@ type leaderboardCache struct {
 	compute sync.Mutex
 	mu      sync.Mutex
 	boards  map[leaderboardQuery]*cachedBoard
+	// data is what the boards were last computed from; only a holder of
+	// compute touches it.
+	data *boardData
+}
+
+// boardData is what every leaderboard query is computed from. It is read
+// once per data stamp: a page refresh asks for several slicings, and
+// reading every vote is most of the work of each (seconds for a million
+// votes).
+type boardData struct {
+	stamp   store.Stamp
+	battles *rank.Battles
+	perf    *rank.PerfCollector
+	pass    map[string][]judge.PassStats
+}
+
+// dataAt returns the data read at stamp, reading it with load when the
+// cached data is older. The caller holds compute.
+func (lc *leaderboardCache) dataAt(ctx context.Context, stamp store.Stamp,
+	load func(context.Context) (*boardData, error)) (*boardData, error) {
+	if lc.data != nil && lc.data.stamp == stamp {
+		return lc.data, nil
+	}
+	d, err := load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d.stamp = stamp
+	lc.data = d
+	return d, nil
 }
 
 func (s *Server) registerLeaderboardRoutes(g *echo.Group) {
@@ -164,7 +194,11 @@ func (s *Server) leaderboard(ctx context.Context, q leaderboardQuery) (*cachedBo
 	if b := lc.get(q, stamp); b != nil { // computed while this one waited
 		return b, nil
 	}
-	rep, err := s.computeLeaderboard(ctx, q)
+	data, err := lc.dataAt(ctx, stamp, s.loadBoardData)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := s.computeLeaderboard(q, data)
 	if err != nil {
 		return nil, err
 	}
@@ -203,10 +237,27 @@ func (lc *leaderboardCache) put(q leaderboardQuery, b *cachedBoard) {
 	lc.boards[q] = b
 }
 
+// loadBoardData reads every vote, the measurements and the pass statistics.
+func (s *Server) loadBoardData(ctx context.Context) (*boardData, error) {
+	bs, err := leaderboard.LoadBattles(ctx, s.DB, "", false)
+	if err != nil {
+		return nil, err
+	}
+	perf, err := leaderboard.LoadPerf(ctx, s.DB, "")
+	if err != nil {
+		return nil, err
+	}
+	pass, err := leaderboard.LoadPassStats(ctx, s.DB, "")
+	if err != nil {
+		return nil, err
+	}
+	return &boardData{battles: bs, perf: perf, pass: pass}, nil
+}
+
 // computeLeaderboard ranks every vote with the configured seed and anchor,
 // adds the measured performance to the whole board and to each slice, and
 // the pass statistics.
-func (s *Server) computeLeaderboard(ctx context.Context, q leaderboardQuery) (*LeaderboardReport, error) {
+func (s *Server) computeLeaderboard(q leaderboardQuery, data *boardData) (*LeaderboardReport, error) {
 	opts := rank.Options{Rounds: q.rounds, By: q.by, Matrix: true, IncludeIdentityLeaks: q.includeLeaks}
 	if s.Config.Rank.Seed > 0 {
 		opts.Seed = uint64(s.Config.Rank.Seed)
@@ -218,31 +269,21 @@ func (s *Server) computeLeaderboard(ctx context.Context, q leaderboardQuery) (*L
 		}
 		opts.Anchor = a
 	}
-	bs, err := leaderboard.LoadBattles(ctx, s.DB, "", false)
+	// Rank reads the battles without changing them, so one read serves
+	// every query at this stamp.
+	lb, err := rank.Rank(data.battles, opts)
 	if err != nil {
 		return nil, err
 	}
-	lb, err := rank.Rank(bs, opts)
-	if err != nil {
-		return nil, err
-	}
-	perf, err := leaderboard.LoadPerf(ctx, s.DB, "")
-	if err != nil {
-		return nil, err
-	}
-	lb.SetPerf(perf.Result(lb.BattleCounts()))
+	lb.SetPerf(data.perf.Result(lb.BattleCounts()))
 	// A slice's models are shown with their overall measurements: the
 	// generations are the same whichever way the votes are cut.
 	for _, sl := range lb.Slices {
-		sl.SetPerf(perf.Result(sl.BattleCounts()))
-	}
-	pass, err := leaderboard.LoadPassStats(ctx, s.DB, "")
-	if err != nil {
-		return nil, err
+		sl.SetPerf(data.perf.Result(sl.BattleCounts()))
 	}
 	dims := s.Config.Dimensions
 	if dims == nil {
 		dims = []string{}
 	}
-	return &LeaderboardReport{Leaderboard: lb, Pass: pass, Dimensions: dims}, nil
+	return &LeaderboardReport{Leaderboard: lb, Pass: data.pass, Dimensions: dims}, nil
 }

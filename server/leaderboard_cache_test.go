@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"testing"
 
 	"github.com/ringside-eval/ringside/store"
@@ -34,5 +35,26 @@ func TestLeaderboardCacheKeepsAnswerUntilDataChanges(t *testing.T) {
 	}
 	if len(lc.boards) > leaderboardCacheSize {
 		t.Fatalf("%d boards kept, want at most %d", len(lc.boards), leaderboardCacheSize)
+	}
+}
+
+// TestLeaderboardDataIsReadOncePerStamp checks that the slicings a page asks
+// for share one read of the votes until the data changes.
+func TestLeaderboardDataIsReadOncePerStamp(t *testing.T) {
+	var lc leaderboardCache
+	reads := 0
+	load := func(context.Context) (*boardData, error) {
+		reads++
+		return &boardData{}, nil
+	}
+	ctx := context.Background()
+	at := store.Stamp{Votes: 10, LastVote: 10}
+	first, _ := lc.dataAt(ctx, at, load)
+	again, _ := lc.dataAt(ctx, at, load)
+	if reads != 1 || first != again || first.stamp != at {
+		t.Fatalf("%d reads at one stamp (%p, %p), want 1 and the same data", reads, first, again)
+	}
+	if later, _ := lc.dataAt(ctx, store.Stamp{Votes: 11, LastVote: 11}, load); reads != 2 || later == first {
+		t.Fatalf("%d reads after a vote, want 2 and new data", reads)
 	}
 }
