@@ -92,8 +92,8 @@ func (db *DB) NewGroupWriter(maxGroup int) *GroupWriter {
 const (
 	checkpointEvery = time.Second
 	// writerAutoCheckpoint is the safety net, in pages: about 200 MB of
-	// log, twice the 20,000 to 27,000 pages that a second of judging flat
-	// out (3,900 votes/s) writes.
+	// log, nearly twice the 20,000 to 27,000 pages that a second of judging
+	// flat out (3,900 votes/s) writes.
 	writerAutoCheckpoint  = 50000
 	defaultAutoCheckpoint = 1000 // SQLite's default
 	// catchUpFrames is the log length, in pages, below which the writer
