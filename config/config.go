@@ -91,6 +91,9 @@ type Judge struct {
 	// 0: never). A battle the judge model cannot judge (too long for it,
 	// say) would otherwise be paid for again on every rerun.
 	MaxFailures *int `toml:"max_failures"`
+	// PerDimension has an LLM judge also give a verdict on each configured
+	// dimension, which its votes then carry like a human's.
+	PerDimension bool `toml:"per_dimension"`
 	// Checks are a rules judge's default checks, run on every prompt's
 	// generations (or those of the listed kinds) besides the prompt's own.
 	Checks []DefaultCheck `toml:"checks"`
@@ -344,6 +347,18 @@ func (c *Config) validateJudges(models map[string]bool) error {
 		}
 		if j.MaxFailures != nil && j.Kind != ringside.JudgeLLM {
 			return ringside.FieldError(field+".max_failures", "only an llm judge fails and gives up")
+		}
+		if j.PerDimension && j.Kind != ringside.JudgeLLM {
+			return ringside.FieldError(field+".per_dimension", "only an llm judge is asked for dimension verdicts (a rules judge takes them from its checks)")
+		}
+		if j.PerDimension {
+			// The judge answers "NAME: [[LABEL]]" per dimension, beside its
+			// "Rationale:" and "Verdict:" lines.
+			for _, d := range c.Dimensions {
+				if strings.EqualFold(d, "verdict") || strings.EqualFold(d, "rationale") {
+					return ringside.FieldError(field+".per_dimension", "the dimension %q would be read as the judge's own %s line; rename it", d, strings.ToLower(d))
+				}
+			}
 		}
 		if len(j.Checks) > 0 && j.Kind != ringside.JudgeRules {
 			return ringside.FieldError(field+".checks[0]", "only a rules judge runs checks")

@@ -30,6 +30,9 @@ func TestExampleConfigLoads(t *testing.T) {
 	if j := cfg.Judges[len(cfg.Judges)-1]; j.Kind != ringside.JudgeLLM || j.FailureCap() != 3 {
 		t.Fatalf("llm judge %q gives up after %d failures, want 3", j.Name, j.FailureCap())
 	}
+	if j := cfg.Judges[len(cfg.Judges)-1]; j.PerDimension {
+		t.Fatalf("llm judge %q asks for dimension verdicts; the example documents the default, off", j.Name)
+	}
 	if (config.Judge{}).FailureCap() != config.DefaultMaxFailures {
 		t.Fatal("an unset max_failures is not the default")
 	}
@@ -68,6 +71,8 @@ func TestConfigErrorsNameKeyAndLine(t *testing.T) {
 		{"checks on an llm judge", "[[models]]\nname = \"m\"\nprovider = \"sim\"\n[[judges]]\nname = \"j\"\nkind = \"llm\"\nmodel = \"m\"\n[[judges.checks]]\ntype = \"is_json\"\n", "c.toml:8: judges[0].checks[0]: "},
 		{"negative max_failures", "[[models]]\nname = \"m\"\nprovider = \"sim\"\n[[judges]]\nname = \"j\"\nkind = \"llm\"\nmodel = \"m\"\nmax_failures = -1\n", "c.toml:8: judges[0].max_failures: "},
 		{"max_failures on a rules judge", "[[judges]]\nname = \"r\"\nkind = \"rules\"\nmax_failures = 2\n", "c.toml:4: judges[0].max_failures: "},
+		{"dimension named verdict", "dimensions = [\"Verdict\"]\n[[models]]\nname = \"m\"\nprovider = \"sim\"\n[[judges]]\nname = \"j\"\nkind = \"llm\"\nmodel = \"m\"\nper_dimension = true\n", "c.toml:9: judges[0].per_dimension: the dimension \"Verdict\""},
+		{"per_dimension on a rules judge", "[[judges]]\nname = \"r\"\nkind = \"rules\"\nuse_reference = true\nper_dimension = true\n", "c.toml:5: judges[0].per_dimension: "},
 		{"duplicate judge", "[[judges]]\nname = \"r\"\nkind = \"rules\"\n[[judges]]\nname = \"r\"\nkind = \"rules\"\n", "c.toml:5: judges[1].name: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -166,5 +171,18 @@ func TestLoadMissingFile(t *testing.T) {
 	_, err := config.Load(filepath.Join(t.TempDir(), "nope.toml"))
 	if ringside.ErrorCode(err) != ringside.EINVALID || !strings.Contains(err.Error(), "nope.toml") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestLLMJudgePerDimension(t *testing.T) {
+	src := "dimensions = [\"format_compliance\", \"tone\"]\n[[models]]\nname = \"m\"\nprovider = \"sim\"\n" +
+		"[[judges]]\nname = \"j\"\nkind = \"llm\"\nmodel = \"m\"\nper_dimension = true\n" +
+		"[[judges]]\nname = \"plain\"\nkind = \"llm\"\nmodel = \"m\"\n"
+	cfg, err := config.Parse([]byte(src), "c.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Judges[0].PerDimension || cfg.Judges[1].PerDimension {
+		t.Fatalf("per_dimension = %v, %v; want true, then the default false", cfg.Judges[0].PerDimension, cfg.Judges[1].PerDimension)
 	}
 }

@@ -32,6 +32,9 @@ type PromptData struct {
 	Reference string
 	// A is the answer shown first, B the one shown second.
 	A, B string
+	// Dimensions lists the dimensions to give a verdict on, each besides
+	// the overall verdict; empty when only the overall verdict is wanted.
+	Dimensions []Dimension
 }
 
 // ParseTemplate parses a judging prompt and tries it on sample data, so a
@@ -42,7 +45,8 @@ func ParseTemplate(name, text string) (*template.Template, error) {
 	if err != nil {
 		return nil, ringside.Errorf(ringside.EINVALID, "judging prompt %s: %v", name, err)
 	}
-	sample := PromptData{System: "s", Conversation: "c", Question: "q", Reference: "r", A: "a", B: "b"}
+	sample := PromptData{System: "s", Conversation: "c", Question: "q", Reference: "r", A: "a", B: "b",
+		Dimensions: []Dimension{{Name: "d", Description: "about d"}}}
 	if err := t.Execute(&strings.Builder{}, sample); err != nil {
 		return nil, ringside.Errorf(ringside.EINVALID, "judging prompt %s: %v", name, err)
 	}
@@ -64,6 +68,10 @@ type LLM struct {
 	// StrongWeight is what a vote counts for when both orders gave the same
 	// strong verdict (A>>B, then B>>A swapped); 0 means 1.
 	StrongWeight int
+	// Dimensions are the dimensions to ask a verdict on, each besides the
+	// overall one (nil: the overall verdict only). They never fail a
+	// judgment: a dimension not answered in both orders is left out.
+	Dimensions []string
 }
 
 // Call is one request to the judge model.
@@ -82,12 +90,19 @@ type Call struct {
 	LatencyMs float64 `json:"latency_ms"`
 	// Error is set when the call failed or its verdict could not be read.
 	Error string `json:"error,omitempty"`
+
+	// DimensionLabels are the dimension verdicts read in Raw, by dimension,
+	// whether or not the overall verdict could be read.
+	DimensionLabels map[string]Label `json:"dimension_labels,omitempty"`
 }
 
 // Judgment is the outcome of judging one battle.
 type Judgment struct {
 	// Winner is the combined verdict; empty when Failed.
 	Winner ringside.Winner
+	// Dimensions holds the combined verdict of each dimension read in both
+	// orders; nil when there is none.
+	Dimensions map[string]ringside.Winner
 	// Weight is what the vote counts for (StrongWeight or 1).
 	Weight int
 	Reason string
@@ -109,7 +124,8 @@ func (j *LLM) Judge(ctx context.Context, p *ringside.Prompt, a, b *ringside.Gene
 		return failedGenerations(a, b), nil
 	}
 	var jm Judgment
-	labels := [2]Label{}
+	var labels [2]Label
+	var dims [2]map[string]Label
 	for i, swapped := range []bool{false, true} {
 		first, second := a.Output, b.Output
 		if swapped {
@@ -120,7 +136,7 @@ func (j *LLM) Judge(ctx context.Context, p *ringside.Prompt, a, b *ringside.Gene
 			jm.fail(err.Error())
 			return jm, nil
 		}
-		label, err := j.ask(ctx, p, prompt, swapped, &jm)
+		c, err := j.ask(ctx, p, prompt, swapped, &jm)
 		if ctx.Err() != nil {
 			return jm, ctx.Err()
 		}
@@ -128,15 +144,18 @@ func (j *LLM) Judge(ctx context.Context, p *ringside.Prompt, a, b *ringside.Gene
 			jm.fail(err.Error())
 			return jm, nil
 		}
-		labels[i] = label
+		labels[i], dims[i] = c.Label, c.DimensionLabels
 	}
 	jm.Winner, jm.Weight = Combine(labels[0], labels[1], j.StrongWeight)
+	jm.Dimensions = combineDimensions(dims[0], dims[1])
 	jm.Reason = llmReason(jm.Calls)
 	return jm, nil
 }
 
-// ask makes one order's call, and a second when the verdict is unreadable.
-func (j *LLM) ask(ctx context.Context, p *ringside.Prompt, prompt string, swapped bool, jm *Judgment) (Label, error) {
+// ask makes one order's call, and a second when the verdict is unreadable,
+// and returns the call whose verdict was read. Dimension verdicts take no
+// part in that: a judge model that gives them badly is not paid twice.
+func (j *LLM) ask(ctx context.Context, p *ringside.Prompt, prompt string, swapped bool, jm *Judgment) (Call, error) {
 	for attempt := 1; attempt <= 2; attempt++ {
 		c := j.call(ctx, p, prompt)
 		c.Swapped, c.Attempt = swapped, attempt
@@ -145,14 +164,14 @@ func (j *LLM) ask(ctx context.Context, p *ringside.Prompt, prompt string, swappe
 		jm.TokensOut += c.TokensOut
 		jm.CostUSD += c.CostUSD
 		if c.Label != "" {
-			return c.Label, nil
+			return c, nil
 		}
 		if c.Error != errUnparseable {
 			// The provider already retried what can be retried.
-			return "", errors.New("judge model call failed: " + c.Error)
+			return Call{}, errors.New("judge model call failed: " + c.Error)
 		}
 	}
-	return "", fmt.Errorf("unreadable verdict, twice (order %s)", order(swapped))
+	return Call{}, fmt.Errorf("unreadable verdict, twice (order %s)", order(swapped))
 }
 
 const errUnparseable = "no verdict label in the answer"
@@ -172,7 +191,11 @@ func (j *LLM) call(ctx context.Context, p *ringside.Prompt, prompt string) Call 
 		c.Error = err.Error()
 		return c
 	}
-	label, rationale, ok := ParseVerdict(res.Text)
+	// The dimension lines are taken out first, so that the overall verdict
+	// is read from the rest exactly as when no dimension is asked for.
+	dims, rest := ParseDimensionVerdicts(res.Text, j.Dimensions)
+	c.DimensionLabels = dims
+	label, rationale, ok := ParseVerdict(rest)
 	if !ok {
 		c.Error = errUnparseable
 		return c
@@ -182,7 +205,7 @@ func (j *LLM) call(ctx context.Context, p *ringside.Prompt, prompt string) Call 
 }
 
 func (jm *Judgment) fail(msg string) {
-	jm.Failed, jm.Error, jm.Winner, jm.Weight = true, msg, "", 0
+	jm.Failed, jm.Error, jm.Winner, jm.Weight, jm.Dimensions = true, msg, "", 0, nil
 }
 
 // Combine merges the verdict from the first order (side a shown as A) and

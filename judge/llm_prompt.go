@@ -51,8 +51,10 @@ func (j *LLM) render(p *ringside.Prompt, first, second string) (string, error) {
 	if t == nil {
 		t = defaultTemplate()
 	}
+	d := NewPromptData(p, first, second, j.UseReference)
+	d.Dimensions = promptDimensions(j.Dimensions)
 	var b strings.Builder
-	if err := t.Execute(&b, NewPromptData(p, first, second, j.UseReference)); err != nil {
+	if err := t.Execute(&b, d); err != nil {
 		return "", fmt.Errorf("judging prompt: %v", err)
 	}
 	return b.String(), nil

@@ -38,7 +38,9 @@ order, for a verdict on A>>B, A>B, A=B, B>A, B>>A with a short rationale.
 Verdicts that disagree make a tie; an unreadable verdict is asked again
 once, then recorded as a failure (no vote; a rerun tries again, until the
 battle has max_failures failures, 3 by default). Every call, its raw answer
-and its cost are stored.`)
+and its cost are stored. With per_dimension = true it also asks for a
+verdict on each configured dimension, combined over the two orders in the
+same way; a dimension not read in both orders is left out of the vote.`)
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
 	runName := fs.String("run", "", "judge this run's battles only (default: every stored battle)")
 	judgeName := fs.String("judge", ringside.JudgeRules, "the configured judge to apply")
@@ -235,6 +237,9 @@ func (m *Main) judgeLLM(ctx context.Context, db *store.DB, cfg *config.Config, j
 		return err
 	}
 	llm := &judge.LLM{Model: model, Streamer: streamer, UseReference: jc.UseReference, StrongWeight: jc.StrongWeight}
+	if jc.PerDimension {
+		llm.Dimensions = cfg.Dimensions
+	}
 	if jc.PromptFile != "" {
 		text, err := os.ReadFile(jc.PromptFile)
 		if err != nil {
@@ -366,7 +371,7 @@ func judgeBattle(ctx context.Context, db *store.DB, llm *judge.LLM, judgeID stri
 	}
 	var vote *ringside.Vote
 	if !jm.Failed {
-		vote = &ringside.Vote{BattleID: b.ID, JudgeID: judgeID, Winner: jm.Winner, Reason: jm.Reason}
+		vote = &ringside.Vote{BattleID: b.ID, JudgeID: judgeID, Winner: jm.Winner, Dimensions: jm.Dimensions, Reason: jm.Reason}
 	}
 	// The judgment's own context: a cancel after the calls were paid for
 	// should still keep what they said.

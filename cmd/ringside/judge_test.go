@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -289,12 +290,14 @@ kinds = ["typical"]
 // fakeJudgeServer is an OpenAI-compatible chat-completions server whose
 // verdicts follow markers in the answers it is shown: GOOD wins (GREAT wins
 // strongly), BIASED always gets A>B, GARBAGE gets no verdict until fixed.
+// Asked for dimension verdicts, it gives them as dimensionLines does.
 type fakeJudgeServer struct {
 	*httptest.Server
 	mu       sync.Mutex
 	calls    map[string]int // battle marker → requests
 	fixed    atomic.Bool
 	badTemps atomic.Int32
+	dimAsks  atomic.Int32 // requests that asked for dimension verdicts
 }
 
 func newFakeJudgeServer(t *testing.T) *fakeJudgeServer {
@@ -339,6 +342,10 @@ func (s *fakeJudgeServer) handle(w http.ResponseWriter, r *http.Request) {
 	if verdict == "" {
 		answer = "Both answers have strengths and weaknesses; I cannot decide."
 	}
+	if lines := dimensionLines(text, a, b); lines != "" {
+		s.dimAsks.Add(1)
+		answer += lines
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	for _, part := range []string{answer[:10], answer[10:]} {
 		chunk, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": map[string]string{"content": part}}}})
@@ -346,6 +353,34 @@ func (s *fakeJudgeServer) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	fmt.Fprint(w, "data: {\"choices\": [], \"usage\": {\"prompt_tokens\": 1000, \"completion_tokens\": 20}}\n\n")
 	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// dimensionRequestRE finds the dimension lines a judging prompt asks for.
+var dimensionRequestRE = regexp.MustCompile(`(?m)^(\w+): \[\[LABEL\]\]$`)
+
+// dimensionLines answers each dimension the request asks about, a line
+// each: the answer marked WIN-<dimension> wins it (A when both are), and
+// A=B otherwise; an answer A marked NODIMS gets none.
+func dimensionLines(text, a, b string) string {
+	if strings.Contains(a, "NODIMS") {
+		return ""
+	}
+	asked := dimensionRequestRE.FindAllStringSubmatch(text, -1)
+	var lines strings.Builder
+	for _, m := range asked {
+		if m[1] == "Verdict" {
+			continue // the overall verdict's line
+		}
+		label := "A=B"
+		switch {
+		case strings.Contains(a, "WIN-"+m[1]):
+			label = "A>B"
+		case strings.Contains(b, "WIN-"+m[1]):
+			label = "B>A"
+		}
+		fmt.Fprintf(&lines, "\n%s: [[%s]]", m[1], label)
+	}
+	return lines.String()
 }
 
 func section(text, start, end string) string {
@@ -518,4 +553,93 @@ max_failures = 2
 	// --retry-failed asks anyway, and the model has since learnt to answer.
 	srv.fixed.Store(true)
 	judgeOnce("1 votes written (a 0, b 0, tie 1, bothbad 0), 0 failed", "--retry-failed")
+}
+
+// TestJudgeLLMPerDimension judges the same battles with two judges of the
+// same model, one asked for dimension verdicts, one not.
+func TestJudgeLLMPerDimension(t *testing.T) {
+	srv := newFakeJudgeServer(t)
+	prompt := ringside.Prompt{ID: "p1", Messages: []ringside.Message{{Role: "user", Content: "Refund policy, as JSON?"}}}
+	f := mustJudgeFixture(t, prompt,
+		[2]string{"GOOD WIN-format_compliance (b1)", "WIN-factual_accuracy (b1)"},
+		[2]string{"meh (b2)", "GOOD WIN-format_compliance (b2)"},
+		// Each answer wins format_compliance when shown first: a tie.
+		[2]string{"WIN-format_compliance one (b3)", "WIN-format_compliance two (b3)"},
+		// No dimension verdicts in the first order: none in the vote.
+		[2]string{"NODIMS GOOD (b4)", "WIN-tone (b4)"},
+	)
+	conf := filepath.Join(t.TempDir(), "c.toml")
+	cfg := fmt.Sprintf(`
+dimensions = ["format_compliance", "factual_accuracy", "tone"]
+
+[[models]]
+name = "judge-model"
+provider = "openai"
+model = "gpt-judge-1"
+base_url = %q
+
+[[judges]]
+name = "gpt-dims"
+kind = "llm"
+model = "judge-model"
+per_dimension = true
+
+[[judges]]
+name = "gpt"
+kind = "llm"
+model = "judge-model"
+`, srv.URL+"/v1")
+	if err := os.WriteFile(conf, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"gpt-dims", "gpt"} {
+		tm := newTestMain()
+		if code := tm.run(t, "judge", "--config", conf, "--db", f.dbPath, "--judge", name); code != exitOK {
+			t.Fatalf("judge %s exited %d: %s", name, code, tm.stderr)
+		}
+		if !strings.Contains(tm.stdout.String(), "4 votes written (a 2, b 1, tie 1, bothbad 0), 0 failed") {
+			t.Fatalf("judge %s output:\n%s", name, tm.stdout)
+		}
+	}
+	// Both orders of each battle, by gpt-dims only.
+	if n := srv.dimAsks.Load(); n != 8-1 {
+		t.Errorf("%d answers with dimension verdicts, want 7 (b4's first order has none)", n)
+	}
+
+	db := f.open(t)
+	ctx := context.Background()
+	dimsJudge, _ := db.EnsureJudge(ctx, ringside.JudgeLLM, "gpt-dims")
+	plain, _ := db.EnsureJudge(ctx, ringside.JudgeLLM, "gpt")
+	for i, want := range []map[string]ringside.Winner{
+		{"format_compliance": "a", "factual_accuracy": "b", "tone": "tie"},
+		{"format_compliance": "b", "factual_accuracy": "tie", "tone": "tie"},
+		{"format_compliance": "tie", "factual_accuracy": "tie", "tone": "tie"},
+		nil,
+	} {
+		v, err := db.VoteBy(ctx, f.battles[i].ID, dimsJudge.ID)
+		if err != nil || fmt.Sprint(v.Dimensions) != fmt.Sprint(want) {
+			t.Errorf("battle %d: gpt-dims vote %+v, %v; want dimensions %v", i+1, v, err, want)
+		}
+		if v, err := db.VoteBy(ctx, f.battles[i].ID, plain.ID); err != nil || v.Dimensions != nil {
+			t.Errorf("battle %d: gpt vote %+v, %v; want no dimensions", i+1, v, err)
+		}
+	}
+
+	// The dimension verdicts rank like a human's.
+	out := rankJSON(t, newTestMain(), "--db", f.dbPath, "--by", "dimension", "--bootstrap", "0")
+	slices, _ := out["slices"].(map[string]any)
+	for _, dim := range []string{"format_compliance", "factual_accuracy", "tone"} {
+		if sl, _ := slices[dim].(map[string]any); sl == nil || sl["battles"] != 3.0 {
+			t.Errorf("rank --by dimension: slice %s = %v", dim, slices[dim])
+		}
+	}
+	// factual_accuracy: m2 (side b) won b1, and the rest are ties.
+	facts, _ := slices["factual_accuracy"].(map[string]any)
+	models, _ := facts["models"].([]any)
+	if len(models) == 0 {
+		t.Fatalf("rank --by dimension: factual_accuracy = %v", facts)
+	}
+	if top, _ := models[0].(map[string]any); top["model"] != "m2" || top["wins"] != 1.0 || top["ties"] != 2.0 {
+		t.Errorf("rank --by dimension: factual_accuracy models = %v", models)
+	}
 }
