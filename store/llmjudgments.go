@@ -173,6 +173,22 @@ func (db *DB) LLMFailures(ctx context.Context, judgeID, runID string) (map[strin
 		WHERE j.judge_id = $1 AND j.status = 'failed'
 		  AND ($2 = '' OR j.battle_id IN (SELECT id FROM battles WHERE run_id = $2))
 		GROUP BY j.battle_id`, judgeID, runID)
+	return countsByID(rows, err)
+}
+
+// VoteWeights returns what each LLM judge vote counts for, keyed by vote
+// id, for the votes that count other than once (a strong verdict under a
+// strong_weight above 1). Every vote not in the map counts once. A ranking
+// query can equally LEFT JOIN llm_judgments ON vote_id = votes.id and take
+// coalesce(weight, 1).
+func (db *DB) VoteWeights(ctx context.Context) (map[string]int, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT vote_id, weight FROM llm_judgments
+		WHERE vote_id IS NOT NULL AND weight <> 1`)
+	return countsByID(rows, err)
+}
+
+// countsByID reads (id, number) rows into a map, closing them.
+func countsByID(rows *sql.Rows, err error) (map[string]int, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -185,30 +201,6 @@ func (db *DB) LLMFailures(ctx context.Context, judgeID, runID string) (map[strin
 			return nil, err
 		}
 		out[id] = n
-	}
-	return out, rows.Err()
-}
-
-// VoteWeights returns what each LLM judge vote counts for, keyed by vote
-// id, for the votes that count other than once (a strong verdict under a
-// strong_weight above 1). Every vote not in the map counts once. A ranking
-// query can equally LEFT JOIN llm_judgments ON vote_id = votes.id and take
-// coalesce(weight, 1).
-func (db *DB) VoteWeights(ctx context.Context) (map[string]int, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT vote_id, weight FROM llm_judgments
-		WHERE vote_id IS NOT NULL AND weight <> 1`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var id string
-		var w int
-		if err := rows.Scan(&id, &w); err != nil {
-			return nil, err
-		}
-		out[id] = w
 	}
 	return out, rows.Err()
 }
