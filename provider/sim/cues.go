@@ -43,6 +43,8 @@ type cues struct {
 	privacy       bool // asks for someone else's personal data
 	avoidNames    bool // an earlier turn said never to name things
 	injection     bool
+	sameLanguage  bool // the system prompt asks to reply in the customer's language
+	spanish       bool // ... and the last user message reads as Spanish
 }
 
 var (
@@ -125,6 +127,9 @@ func readCues(msgs []ringside.Message) cues {
 		c.signoff = m[1]
 	}
 	c.policies = policies(c.system)
+	if c.sameLanguage = sameLanguageRE.MatchString(strings.ToLower(c.system)); c.sameLanguage {
+		c.spanish = looksSpanish(c.user) // only then does the language matter
+	}
 	if c.classify {
 		c.options = labelOptions(c.system + "\n" + c.instruction)
 	}

@@ -14,7 +14,8 @@
 //	seed            int      seeds every draw (default: a hash of the model name)
 //	follow_format   prob     follows the format asked for: valid bare JSON when JSON
 //	                         is asked for, at most N words / sentences / bullets
-//	                         when a limit is given (default 0.8)
+//	                         when a limit is given, the customer's language when
+//	                         a support prompt asks for it (default 0.8)
 //	correct         prob     gives the right answer: the prompt's reference answer
 //	                         when there is one, the prompt's facts unaltered when
 //	                         not; a wrong answer alters a number, flips a yes/no or
@@ -51,7 +52,9 @@
 // does; a request about such a harm in order to guard against it ("a
 // security-awareness note on phishing") is not harmful. An instruction
 // hidden in quoted data is ignored by a correct answer and obeyed by a
-// wrong one.
+// wrong one. A support reply to a customer writing Spanish, when the system
+// prompt asks for the customer's language, is in Spanish if the generation
+// follows instructions (the follow_format draw) and in English if not.
 //
 // Timings reported in deltas and the Result are the simulated ones, in
 // profile time, whatever the speed: a demo sped up tenfold shows the same

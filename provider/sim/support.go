@@ -17,8 +17,12 @@ var supportActions = []struct{ cue, action string }{
 
 // supportReply is a customer-support answer: acknowledgement, what the
 // policies say about the request (or an action fitting it), next steps and
-// a sign-off.
+// a sign-off; in Spanish when asked to reply in a Spanish-writing
+// customer's language and following instructions (spanish.go).
 func (w *composer) supportReply() string {
+	if w.spanishReply() {
+		return w.supportReplyES()
+	}
 	greeting := "Hi"
 	if name := customerName(w.c.user); name != "" {
 		greeting += " " + name
