@@ -510,23 +510,13 @@ func TestJudgeLLMLeavesABattleAloneAfterMaxFailures(t *testing.T) {
 		[2]string{"GARBAGE one (b1)", "GARBAGE two (b1)"}, // unreadable: a failure each run
 		[2]string{"meh (b2)", "GOOD answer (b2)"},
 	)
-	conf := filepath.Join(t.TempDir(), "c.toml")
-	cfg := fmt.Sprintf(`
-[[models]]
-name = "judge-model"
-provider = "openai"
-model = "gpt-judge-1"
-base_url = %q
-
+	conf := writeJudgeConfig(t, srv, "", `
 [[judges]]
 name = "gpt"
 kind = "llm"
 model = "judge-model"
 max_failures = 2
-`, srv.URL+"/v1")
-	if err := os.WriteFile(conf, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	judgeOnce := func(want string, extra ...string) {
 		t.Helper()
 		tm := newTestMain()
@@ -568,16 +558,7 @@ func TestJudgeLLMPerDimension(t *testing.T) {
 		// No dimension verdicts in the first order: none in the vote.
 		[2]string{"NODIMS GOOD (b4)", "WIN-tone (b4)"},
 	)
-	conf := filepath.Join(t.TempDir(), "c.toml")
-	cfg := fmt.Sprintf(`
-dimensions = ["format_compliance", "factual_accuracy", "tone"]
-
-[[models]]
-name = "judge-model"
-provider = "openai"
-model = "gpt-judge-1"
-base_url = %q
-
+	conf := writeJudgeConfig(t, srv, `dimensions = ["format_compliance", "factual_accuracy", "tone"]`, `
 [[judges]]
 name = "gpt-dims"
 kind = "llm"
@@ -588,10 +569,7 @@ per_dimension = true
 name = "gpt"
 kind = "llm"
 model = "judge-model"
-`, srv.URL+"/v1")
-	if err := os.WriteFile(conf, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	for _, name := range []string{"gpt-dims", "gpt"} {
 		tm := newTestMain()
 		if code := tm.run(t, "judge", "--config", conf, "--db", f.dbPath, "--judge", name); code != exitOK {
@@ -642,4 +620,18 @@ model = "judge-model"
 	if top, _ := models[0].(map[string]any); top["model"] != "m2" || top["wins"] != 1.0 || top["ties"] != 2.0 {
 		t.Errorf("rank --by dimension: factual_accuracy models = %v", models)
 	}
+}
+
+// writeJudgeConfig writes a config whose model judge-model is the fake
+// judge server, with top (top-level keys) before it and judges after it,
+// and returns its path.
+func writeJudgeConfig(t *testing.T, srv *fakeJudgeServer, top, judges string) string {
+	t.Helper()
+	conf := filepath.Join(t.TempDir(), "c.toml")
+	cfg := fmt.Sprintf("%s\n\n[[models]]\nname = \"judge-model\"\nprovider = \"openai\"\nmodel = \"gpt-judge-1\"\nbase_url = %q\n%s",
+		top, srv.URL+"/v1", judges)
+	if err := os.WriteFile(conf, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return conf
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 	"sync"
@@ -190,10 +191,7 @@ var n = map[bool]int{false: 600, true: 100}[raceEnabled]
 func TestProfileRates(t *testing.T) {
 	base := map[string]any{"refuse_benign": 0.0, "ramble": 0.0, "correct": 1.0, "follow_format": 1.0}
 	with := func(k string, v float64) map[string]any {
-		m := map[string]any{}
-		for kk, vv := range base {
-			m[kk] = vv
-		}
+		m := maps.Clone(base)
 		m[k] = v
 		return m
 	}

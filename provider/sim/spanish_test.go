@@ -3,6 +3,7 @@ package sim_test
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 	"testing"
@@ -103,10 +104,7 @@ func TestSpanishSupport(t *testing.T) {
 	}
 	base := map[string]any{"follow_format": 1.0, "correct": 1.0, "ramble": 0.0, "refuse_benign": 0.0}
 	with := func(k string, v float64) map[string]any {
-		m := map[string]any{}
-		for kk, vv := range base {
-			m[kk] = vv
-		}
+		m := maps.Clone(base)
 		m[k] = v
 		return m
 	}
