@@ -149,13 +149,31 @@ type analysis struct {
 func analyse(bs *Battles, sub subset, opts *Options, strictAnchor bool) (*analysis, error) {
 	a := &analysis{bs: bs, sub: sub, anchor: -1, interval: opts.interval()}
 	a.c = bs.cellsOf(sub)
-	c := a.c
-	m := len(c.models)
-	a.names = make([]string, m)
-	for v, id := range c.models {
+	a.names = make([]string, len(a.c.models))
+	for v, id := range a.c.models {
 		a.names[v] = bs.models.list[id]
 	}
-	a.counts = c.counts()
+	a.counts = a.c.counts()
+	a.chooseFitted()
+	if err := a.useAnchor(opts.Anchor, strictAnchor); err != nil {
+		return nil, err
+	}
+	a.buildProblem()
+	if err := a.fitRatings(); err != nil {
+		return nil, err
+	}
+	if err := a.intervals(opts); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// chooseFitted picks the models that get a finite rating (the main strongly
+// connected group of the win graph), flags the others, and numbers the
+// fitted ones in a.pos.
+func (a *analysis) chooseFitted() {
+	c := a.c
+	m := len(c.models)
 	weight := make([]float64, m)
 	for v := range weight {
 		weight[v] = float64(a.counts[v].Battles)
@@ -175,27 +193,37 @@ func analyse(bs *Battles, sub subset, opts *Options, strictAnchor bool) (*analys
 	for f, v := range group {
 		a.pos[v] = int32(f)
 	}
+}
 
-	if an := opts.Anchor; an != nil {
-		v := a.local(an.Model)
-		var problem string
-		switch {
-		case v < 0:
-			problem = fmt.Sprintf("model %q has no battles", an.Model)
-		case a.pos[v] < 0:
-			problem = fmt.Sprintf("model %q has no finite rating (%s)", an.Model, a.flags[v])
-		}
-		if problem == "" {
-			a.anchor, a.anchorRating, a.usedAnch = a.pos[v], an.Rating, an
-		} else if strictAnchor {
-			return nil, ringside.FieldError("anchor", "%s", problem)
-		} else {
-			a.notes = append(a.notes, "anchor not used: "+problem+"; ratings have mean 1000")
-		}
+// useAnchor sets the anchor when its model has a finite rating; otherwise
+// it is an error when strict, or a note.
+func (a *analysis) useAnchor(an *Anchor, strict bool) error {
+	if an == nil {
+		return nil
 	}
+	v := a.local(an.Model)
+	var problem string
+	switch {
+	case v < 0:
+		problem = fmt.Sprintf("model %q has no battles", an.Model)
+	case a.pos[v] < 0:
+		problem = fmt.Sprintf("model %q has no finite rating (%s)", an.Model, a.flags[v])
+	}
+	if problem == "" {
+		a.anchor, a.anchorRating, a.usedAnch = a.pos[v], an.Rating, an
+	} else if strict {
+		return ringside.FieldError("anchor", "%s", problem)
+	} else {
+		a.notes = append(a.notes, "anchor not used: "+problem+"; ratings have mean 1000")
+	}
+	return nil
+}
 
-	mf := len(group)
-	a.prob = &problem{m: mf}
+// buildProblem keeps the cells between two fitted models as the fitting
+// problem, and counts the other battles in a.other.
+func (a *analysis) buildProblem() {
+	c := a.c
+	a.prob = &problem{m: len(a.fit)}
 	for k := range c.i {
 		fi, fj := a.pos[c.i[k]], a.pos[c.j[k]]
 		if fi < 0 || fj < 0 {
@@ -209,31 +237,38 @@ func analyse(bs *Battles, sub subset, opts *Options, strictAnchor bool) (*analys
 		a.pt = append(a.pt, c.t[k])
 	}
 	a.prob.n, a.prob.s = pairStats(a.pwi, a.pwj, a.pt, nil, nil)
+}
+
+// fitRatings finds the maximum-likelihood strengths and places them as
+// ratings.
+func (a *analysis) fitRatings() error {
+	mf := len(a.fit)
 	a.theta = make([]float64, mf)
 	if mf > 0 {
 		sv := newSolver(mf)
 		iters, err := sv.fit(a.prob, a.theta, false)
 		if err != nil {
-			return nil, ringside.Errorf(ringside.EINTERNAL, "fit: %v", err)
+			return ringside.Errorf(ringside.EINTERNAL, "fit: %v", err)
 		}
 		a.iters, a.gradMax = iters, gradMax(a.prob, a.theta)
 	}
 	a.rating = make([]float64, mf)
 	a.place(a.theta, nil, a.rating)
+	return nil
+}
 
+// intervals fills a.low and a.high by the chosen method (NaN without one).
+func (a *analysis) intervals(opts *Options) error {
+	mf := len(a.fit)
 	a.low, a.high = nanSlice(mf), nanSlice(mf)
 	switch a.interval {
 	case IntervalBootstrap:
 		a.rounds = opts.Rounds
-		if err := a.bootstrap(opts.Rounds, opts.Seed, opts.workers()); err != nil {
-			return nil, err
-		}
+		return a.bootstrap(opts.Rounds, opts.Seed, opts.workers())
 	case IntervalSandwich:
-		if err := a.sandwich(); err != nil {
-			return nil, err
-		}
+		return a.sandwich()
 	}
-	return a, nil
+	return nil
 }
 
 // place converts strengths of the models in members (fit positions; nil

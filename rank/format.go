@@ -124,69 +124,18 @@ func (lb *Leaderboard) render(b *strings.Builder, md bool, title string) {
 	} else {
 		b.WriteString(lb.summary() + "\n")
 	}
-	elo, perf := lb.present()
-	head := []string{"Rank", "Model", "Rating", "95% CI", "Battles", "Wins", "Losses", "Ties", "Win rate"}
-	right := []bool{true, false, true, false, true, true, true, true, true}
-	extra := func(e *float64, p *Perf) []string {
-		var cells []string
-		if elo {
-			cells = append(cells, optNum(e, "%.1f"))
-		}
-		for _, c := range perf {
-			var v *float64
-			if p != nil {
-				v = perfColumns[c].get(p)
-			}
-			cells = append(cells, optNum(v, perfColumns[c].fmt))
-		}
-		return cells
-	}
-	if elo {
-		head, right = append(head, "Elo"), append(right, true)
-	}
-	for _, c := range perf {
-		head, right = append(head, perfColumns[c].head), append(right, true)
-	}
+	opt := lb.optionalColumns()
+	head := append([]string{"Rank", "Model", "Rating", "95% CI", "Battles", "Wins", "Losses", "Ties", "Win rate"}, opt.head...)
+	right := append([]bool{true, false, true, false, true, true, true, true, true}, opt.right...)
 	var rows [][]string
 	for _, m := range lb.Models {
 		row := []string{strconv.Itoa(m.Rank), m.Model, num(m.Rating, 1), ciText(m.CILow, m.CIHigh, lb.Method.Interval),
 			strconv.Itoa(m.Battles), strconv.Itoa(m.Wins), strconv.Itoa(m.Losses), strconv.Itoa(m.Ties), pct(m.WinRate)}
-		rows = append(rows, append(row, extra(m.Elo, m.Perf)...))
+		rows = append(rows, append(row, opt.cells(m.Elo, m.Perf)...))
 	}
 	writeTable(b, head, right, rows, md)
 	if len(lb.Flagged) > 0 {
-		if md {
-			b.WriteString("\n**Not rated** (no finite maximum-likelihood rating)\n\n")
-		} else {
-			b.WriteString("\nNot rated (no finite maximum-likelihood rating):\n")
-		}
-		fhead := []string{"Model", "Reason", "Battles", "Wins", "Losses", "Ties", "Win rate"}
-		fright := []bool{false, false, true, true, true, true, true}
-		fhead, fright = append(fhead, head[9:]...), append(fright, right[9:]...)
-		var frows [][]string
-		reasons := map[string]bool{}
-		for _, m := range lb.Flagged {
-			reasons[m.Reason] = true
-			row := []string{m.Model, m.Reason, strconv.Itoa(m.Battles), strconv.Itoa(m.Wins), strconv.Itoa(m.Losses),
-				strconv.Itoa(m.Ties), pct(m.WinRate)}
-			frows = append(frows, append(row, extra(m.Elo, m.Perf)...))
-		}
-		writeTable(b, fhead, fright, frows, md)
-		var keys []string
-		for r := range reasons {
-			keys = append(keys, r)
-		}
-		sort.Slice(keys, func(x, y int) bool { return flagOrder[keys[x]] < flagOrder[keys[y]] })
-		if md {
-			b.WriteString("\n")
-		}
-		for _, r := range keys {
-			if md {
-				fmt.Fprintf(b, "- %s: %s\n", r, flagDetails[r])
-			} else {
-				fmt.Fprintf(b, "  %s: %s\n", r, flagDetails[r])
-			}
-		}
+		lb.renderFlagged(b, md, opt)
 	}
 	if lb.Matrix != nil {
 		lb.Matrix.render(b, md)
@@ -200,6 +149,76 @@ func (lb *Leaderboard) render(b *strings.Builder, md bool, title string) {
 	}
 	for _, key := range lb.sliceKeys() {
 		lb.Slices[key].render(b, md, lb.By+": "+key)
+	}
+}
+
+// optColumns are the optional columns a table shows (see present), shared
+// by the rated and the flagged models' tables.
+type optColumns struct {
+	head  []string
+	right []bool
+	cells func(elo *float64, p *Perf) []string
+}
+
+func (lb *Leaderboard) optionalColumns() optColumns {
+	elo, perf := lb.present()
+	var oc optColumns
+	if elo {
+		oc.head, oc.right = append(oc.head, "Elo"), append(oc.right, true)
+	}
+	for _, c := range perf {
+		oc.head, oc.right = append(oc.head, perfColumns[c].head), append(oc.right, true)
+	}
+	oc.cells = func(e *float64, p *Perf) []string {
+		var cells []string
+		if elo {
+			cells = append(cells, optNum(e, "%.1f"))
+		}
+		for _, c := range perf {
+			var v *float64
+			if p != nil {
+				v = perfColumns[c].get(p)
+			}
+			cells = append(cells, optNum(v, perfColumns[c].fmt))
+		}
+		return cells
+	}
+	return oc
+}
+
+// renderFlagged writes the table of the models left unrated, then what
+// each of their reasons means.
+func (lb *Leaderboard) renderFlagged(b *strings.Builder, md bool, opt optColumns) {
+	if md {
+		b.WriteString("\n**Not rated** (no finite maximum-likelihood rating)\n\n")
+	} else {
+		b.WriteString("\nNot rated (no finite maximum-likelihood rating):\n")
+	}
+	head := append([]string{"Model", "Reason", "Battles", "Wins", "Losses", "Ties", "Win rate"}, opt.head...)
+	right := append([]bool{false, false, true, true, true, true, true}, opt.right...)
+	var rows [][]string
+	reasons := map[string]bool{}
+	for _, m := range lb.Flagged {
+		reasons[m.Reason] = true
+		row := []string{m.Model, m.Reason, strconv.Itoa(m.Battles), strconv.Itoa(m.Wins), strconv.Itoa(m.Losses),
+			strconv.Itoa(m.Ties), pct(m.WinRate)}
+		rows = append(rows, append(row, opt.cells(m.Elo, m.Perf)...))
+	}
+	writeTable(b, head, right, rows, md)
+	var keys []string
+	for r := range reasons {
+		keys = append(keys, r)
+	}
+	sort.Slice(keys, func(x, y int) bool { return flagOrder[keys[x]] < flagOrder[keys[y]] })
+	if md {
+		b.WriteString("\n")
+	}
+	for _, r := range keys {
+		if md {
+			fmt.Fprintf(b, "- %s: %s\n", r, flagDetails[r])
+		} else {
+			fmt.Fprintf(b, "  %s: %s\n", r, flagDetails[r])
+		}
 	}
 }
 

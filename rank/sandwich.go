@@ -23,6 +23,25 @@ func (a *analysis) sandwich() error {
 	}
 	sv := newSolver(mf)
 	sv.eval(a.prob, a.theta, false) // H in sv.hess (lower triangle)
+	meat := a.meat()
+	// Ground the last model: H is singular along the all-ones direction.
+	n := mf - 1
+	inv, err := groundedInverse(sv, n, mf)
+	if err != nil {
+		return err
+	}
+	a.reidentify(sandwichProduct(inv, meat, n, mf))
+	for f := range a.rating {
+		se := math.Sqrt(math.Max(0, a.cov[f*mf+f]))
+		a.low[f], a.high[f] = a.rating[f]-z*se, a.rating[f]+z*se
+	}
+	return nil
+}
+
+// meat is M, the sum over battles of the outer products of their scores, as
+// a dense mf×mf matrix.
+func (a *analysis) meat() []float64 {
+	mf := len(a.fit)
 	meat := make([]float64, mf*mf)
 	for k := range a.prob.pi {
 		i, j := int(a.prob.pi[k]), int(a.prob.pj[k])
@@ -33,10 +52,14 @@ func (a *analysis) sandwich() error {
 		meat[i*mf+j] -= w
 		meat[j*mf+i] -= w
 	}
-	// Ground the last model, invert H on the rest column by column.
-	n := mf - 1
+	return meat
+}
+
+// groundedInverse inverts the solver's H on its first n coordinates (rows of
+// stride mf), column by column, into a dense n×n matrix.
+func groundedInverse(sv *solver, n, mf int) ([]float64, error) {
 	if err := cholesky(sv.hess, sv.chol, n, mf); err != nil {
-		return ringside.Errorf(ringside.EINTERNAL, "sandwich: %v", err)
+		return nil, ringside.Errorf(ringside.EINTERNAL, "sandwich: %v", err)
 	}
 	inv := make([]float64, n*n)
 	col := make([]float64, n)
@@ -48,7 +71,12 @@ func (a *analysis) sandwich() error {
 			inv[r*n+c] = col[r]
 		}
 	}
-	// cov = inv · meat · inv over the grounded coordinates.
+	return inv, nil
+}
+
+// sandwichProduct is inv · meat · inv over the n grounded coordinates, in
+// rating units, as an mf×mf matrix whose grounded row and column are zero.
+func sandwichProduct(inv, meat []float64, n, mf int) []float64 {
 	tmp := make([]float64, n*n)
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
@@ -69,8 +97,14 @@ func (a *analysis) sandwich() error {
 			full[r*mf+c] = s * ratingScale * ratingScale
 		}
 	}
-	// Move to the identification in use: ratings r = θ − wᵀθ with w the
-	// anchor's unit vector or uniform weights, so Cov_r = P Cov Pᵀ.
+	return full
+}
+
+// reidentify sets a.cov from the covariance of the grounded ratings, moved
+// to the identification in use: ratings r = θ − wᵀθ with w the anchor's unit
+// vector or uniform weights, so Cov_r = P Cov Pᵀ.
+func (a *analysis) reidentify(full []float64) {
+	mf := len(a.fit)
 	w := make([]float64, mf)
 	if a.anchor >= 0 {
 		w[a.anchor] = 1
@@ -97,9 +131,4 @@ func (a *analysis) sandwich() error {
 			a.cov[f*mf+g], a.cov[g*mf+f] = 0, 0
 		}
 	}
-	for f := range a.rating {
-		se := math.Sqrt(math.Max(0, a.cov[f*mf+f]))
-		a.low[f], a.high[f] = a.rating[f]-z*se, a.rating[f]+z*se
-	}
-	return nil
 }

@@ -1,0 +1,157 @@
+package config
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ringside-eval/ringside"
+)
+
+// Judging holds the settings of live human judging: the judge page and its
+// websocket (see docs/protocol.md).
+type Judging struct {
+	// Source is where battles come from: "live" runs two configured models
+	// on a prompt when a judge asks; "stored" deals battles that
+	// `ringside run` produced.
+	Source string `toml:"source"`
+	// Runs limits stored battles to these runs (all runs when empty).
+	Runs []string `toml:"runs"`
+	// Reveal is when a judge learns which model wrote which side:
+	// "after_vote", "after_session" (when the quota is met or the judge
+	// ends the session) or "never".
+	Reveal string `toml:"reveal"`
+	// Pace is how stored battles stream: "recorded" (at the pace the
+	// generation was recorded) or "instant".
+	Pace string `toml:"pace"`
+	// PaceToSlower shows both sides at the speed of the slower one, so that
+	// speed does not give a model away.
+	PaceToSlower bool `toml:"pace_to_slower"`
+	// VoteOpens is when a judge may vote: "end" (both sides finished) or
+	// "partial" (each side finished or showed VoteOpenChars characters).
+	VoteOpens     string `toml:"vote_opens"`
+	VoteOpenChars int    `toml:"vote_open_chars"`
+	// MaxReasonChars bounds a vote's free-text reason.
+	MaxReasonChars int `toml:"max_reason_chars"`
+	// MaxMessageBytes is the largest frame a judge may send; a larger one
+	// (up to 16 times this) is answered with an error and dropped, and the
+	// connection stays open; beyond that the connection is closed.
+	MaxMessageBytes int `toml:"max_message_bytes"`
+	// SendBuffer is how many frames may wait for a slow judge before the
+	// connection is dropped (the judge then reconnects and resumes).
+	SendBuffer   int           `toml:"send_buffer"`
+	PingInterval time.Duration `toml:"ping_interval"`
+	// PongTimeout is how long a silent connection is kept.
+	PongTimeout  time.Duration `toml:"pong_timeout"`
+	WriteTimeout time.Duration `toml:"write_timeout"`
+	// ResumeWindow is how long a disconnected judge's battle stays in
+	// memory, streaming, for the judge to come back to.
+	ResumeWindow time.Duration `toml:"resume_window"`
+	// MessagesPerSecond and MessageBurst limit what one connection may send.
+	MessagesPerSecond float64     `toml:"messages_per_second"`
+	MessageBurst      int         `toml:"message_burst"`
+	Open              OpenJudging `toml:"open"`
+}
+
+// OpenJudging lets anyone judge without an invite, under a cookie identity
+// and rate limits.
+type OpenJudging struct {
+	Enabled bool `toml:"enabled"`
+	// Quota is the number of battles an anonymous judge is asked for (0 = no limit).
+	Quota int `toml:"quota"`
+	// IPPerMinute and IPBurst limit page loads and connections per client
+	// address for anonymous judges.
+	IPPerMinute float64 `toml:"ip_per_minute"`
+	IPBurst     int     `toml:"ip_burst"`
+	// BattlesPerMinute limits how fast one anonymous judge is dealt battles.
+	BattlesPerMinute float64 `toml:"battles_per_minute"`
+}
+
+// Judging sources, reveal policies, paces and vote openings.
+const (
+	SourceLive   = "live"
+	SourceStored = "stored"
+
+	RevealAfterVote    = "after_vote"
+	RevealAfterSession = "after_session"
+	RevealNever        = "never"
+
+	PaceRecorded = "recorded"
+	PaceInstant  = "instant"
+
+	VoteOpensEnd     = "end"
+	VoteOpensPartial = "partial"
+)
+
+// DefaultJudging returns the judging settings of a config that sets none.
+func DefaultJudging() Judging {
+	return Judging{
+		Source: SourceLive, Reveal: RevealAfterVote, Pace: PaceRecorded,
+		VoteOpens: VoteOpensEnd, VoteOpenChars: 400, MaxReasonChars: 2000,
+		MaxMessageBytes: 16 << 10, SendBuffer: 256,
+		PingInterval: 25 * time.Second, PongTimeout: 60 * time.Second, WriteTimeout: 10 * time.Second,
+		ResumeWindow:      10 * time.Minute,
+		MessagesPerSecond: 20, MessageBurst: 40,
+		Open: OpenJudging{IPPerMinute: 30, IPBurst: 20, BattlesPerMinute: 20},
+	}
+}
+
+// Validate checks the judging settings; errors name the key.
+func (j *Judging) Validate() error {
+	for _, c := range []struct {
+		key, value string
+		allowed    []string
+	}{
+		{"source", j.Source, []string{SourceLive, SourceStored}},
+		{"reveal", j.Reveal, []string{RevealAfterVote, RevealAfterSession, RevealNever}},
+		{"pace", j.Pace, []string{PaceRecorded, PaceInstant}},
+		{"vote_opens", j.VoteOpens, []string{VoteOpensEnd, VoteOpensPartial}},
+	} {
+		if !slices.Contains(c.allowed, c.value) {
+			return ringside.FieldError("judging."+c.key, "%q is not one of %s", c.value, strings.Join(c.allowed, ", "))
+		}
+	}
+	for _, c := range []struct {
+		key   string
+		value int
+		min   int
+	}{
+		{"vote_open_chars", j.VoteOpenChars, 0},
+		{"max_reason_chars", j.MaxReasonChars, 0},
+		{"max_message_bytes", j.MaxMessageBytes, 1024},
+		{"send_buffer", j.SendBuffer, 8},
+		{"message_burst", j.MessageBurst, 1},
+		{"open.quota", j.Open.Quota, 0},
+		{"open.ip_burst", j.Open.IPBurst, 1},
+	} {
+		if c.value < c.min {
+			return ringside.FieldError("judging."+c.key, "must be at least %d", c.min)
+		}
+	}
+	for _, c := range []struct {
+		key   string
+		value time.Duration
+	}{
+		{"ping_interval", j.PingInterval}, {"pong_timeout", j.PongTimeout},
+		{"write_timeout", j.WriteTimeout}, {"resume_window", j.ResumeWindow},
+	} {
+		if c.value <= 0 {
+			return ringside.FieldError("judging."+c.key, "must be positive")
+		}
+	}
+	if j.PongTimeout <= j.PingInterval {
+		return ringside.FieldError("judging.pong_timeout", "must be longer than ping_interval (%s)", j.PingInterval)
+	}
+	for _, c := range []struct {
+		key  string
+		rate float64
+	}{
+		{"messages_per_second", j.MessagesPerSecond}, {"open.ip_per_minute", j.Open.IPPerMinute},
+		{"open.battles_per_minute", j.Open.BattlesPerMinute},
+	} {
+		if c.rate <= 0 {
+			return ringside.FieldError("judging."+c.key, "must be positive")
+		}
+	}
+	return nil
+}
