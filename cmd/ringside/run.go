@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ringside-eval/ringside"
@@ -225,6 +226,9 @@ func (h *runHandle) execute(ctx context.Context, m *Main) error {
 	if rep.Conflicts > 0 {
 		fmt.Fprintf(m.Stdout, "%d generations were stored by another process running the same run; run again to store their battles\n", rep.Conflicts)
 	}
+	if len(rep.Unusable) > 0 {
+		return unusableError(rep)
+	}
 	if len(rep.Benched) > 0 {
 		return ringside.Errorf(ringside.EINTERNAL, "models %v kept failing and were benched: %d of their generations are left; fix them and run the same command again",
 			rep.Benched, rep.Skipped)
@@ -259,4 +263,24 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// unusableError says, model by model, why a model could not be called at
+// all (its key was rejected, its server could not be reached): the
+// operator's to fix, so the run fails with the configuration at fault
+// named, and the generations left are done by the next run.
+func unusableError(rep arena.Report) error {
+	names := slices.Sorted(maps.Keys(rep.Unusable))
+	var b strings.Builder
+	for _, name := range names {
+		err := rep.Unusable[name]
+		what := "its server could not be reached"
+		if ringside.GenerationErrorKind(err) == ringside.ErrKindAuth {
+			what = "its API key was rejected"
+		}
+		fmt.Fprintf(&b, "\n  model %s: %s: %v", name, what, err)
+	}
+	return ringside.Errorf(ringside.EINVALID, "%d of the models could not be used and were not called again; "+
+		"their failures are not counted against them and %d generations are left for the next run:%s",
+		len(names), rep.Skipped, b.String())
 }
