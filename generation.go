@@ -13,10 +13,26 @@ const (
 	ErrKindServer      = "server_error"
 	ErrKindBadResponse = "bad_response"
 	ErrKindCancelled   = "cancelled"
+	// ErrKindAuth is a 401 or 403: the key is wrong or lacks the
+	// permission. ErrKindUnreachable is a server that could not be reached
+	// at all (connection refused, no such host). Both are the operator's
+	// to fix, not the model's doing: see OperatorError.
+	ErrKindAuth        = "auth"
+	ErrKindUnreachable = "unreachable"
 )
 
 // ErrorKinds lists the generation error kinds.
-var ErrorKinds = []string{ErrKindTimeout, ErrKindRateLimit, ErrKindServer, ErrKindBadResponse, ErrKindCancelled}
+var ErrorKinds = []string{ErrKindTimeout, ErrKindRateLimit, ErrKindServer, ErrKindBadResponse, ErrKindCancelled,
+	ErrKindAuth, ErrKindUnreachable}
+
+// OperatorError reports whether a failure of this kind is the operator's
+// problem (a wrong key, a wrong address) rather than the model's behaviour:
+// it says nothing of the model, so it never counts in a model's error rate,
+// and calling the model again will fail the same way until someone fixes
+// the configuration.
+func OperatorError(kind string) bool {
+	return kind == ErrKindAuth || kind == ErrKindUnreachable
+}
 
 // Generation is one model's output for one prompt and sample number.
 type Generation struct {

@@ -34,6 +34,12 @@ type Report struct {
 	// Interrupted counts generations cut short by cancellation; they are
 	// not stored, so the next run produces them.
 	Interrupted int
+	// Unusable holds, by model, the first failure that was the operator's
+	// to fix (a rejected key, an unreachable server: see
+	// ringside.OperatorError). Such failures are not stored, so they do
+	// not count in the model's error rate and the next run asks again;
+	// the model is benched at once.
+	Unusable map[string]error
 }
 
 // execution is the state of one Execute.
@@ -143,6 +149,10 @@ func (x *execution) finish(t *task, c *Contestant, o Outcome) {
 		return
 	}
 	x.gate.Release(name, o.Err)
+	if ringside.OperatorError(ringside.GenerationErrorKind(o.Err)) {
+		x.unusable(name, o.Err)
+		return
+	}
 	g := x.r.generation(t, c, o)
 
 	t.mu.Lock()
@@ -188,6 +198,20 @@ func (x *execution) finish(t *task, c *Contestant, o Outcome) {
 		if x.obs.Generation != nil {
 			x.obs.Generation(g)
 		}
+	}
+}
+
+// unusable records a failure that says nothing about the model: the
+// generation is left undone, as if never asked for.
+func (x *execution) unusable(name string, err error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.rep.Skipped++
+	if x.rep.Unusable == nil {
+		x.rep.Unusable = map[string]error{}
+	}
+	if x.rep.Unusable[name] == nil {
+		x.rep.Unusable[name] = err
 	}
 }
 

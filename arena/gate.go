@@ -16,8 +16,9 @@ import (
 // failure pauses it again for twice as long, up to MaxDelay; a success
 // closes the breaker. After GiveUpAfter consecutive failures the model is
 // benched: nothing more is asked of it until the Gate is made anew (for a
-// run, the next invocation), so a dead endpoint or a wrong key costs
-// minutes, not hours. A server's Retry-After always pauses the model at
+// run, the next invocation), so a dead endpoint costs minutes, not hours.
+// A wrong key or an address nobody answers at (ringside.OperatorError)
+// benches the model at its first failure. A server's Retry-After always pauses the model at
 // least that long.
 type Breaker struct {
 	Threshold   int           // default 3
@@ -214,7 +215,10 @@ func (g *Gate) failed(name string, m *modelGate, err error) *Notice {
 	if m.benched {
 		return nil // said once; requests in flight at the bench still end
 	}
-	if b.GiveUpAfter > 0 && m.failures >= b.GiveUpAfter {
+	// A rejected key or an address nobody answers at fails every request
+	// the same way until the operator fixes it: one is enough to stop.
+	if ringside.OperatorError(ringside.GenerationErrorKind(err)) ||
+		(b.GiveUpAfter > 0 && m.failures >= b.GiveUpAfter) {
 		m.benched = true
 		return &Notice{Model: name, Failures: m.failures, Benched: true, Err: err}
 	}

@@ -59,8 +59,12 @@ func (pc *PerfCollector) acc(model string) *perfAcc {
 // AddGeneration counts one stored generation. Timings of zero are taken as
 // not measured (no real generation starts in 0 ms); a cost of zero is a
 // free model and counts. Failed generations count in the error rate and the
-// cost, not in latencies.
+// cost, not in latencies. A failure that was the operator's (a rejected
+// key, an unreachable server) says nothing of the model and is not counted.
 func (pc *PerfCollector) AddGeneration(g *ringside.Generation) {
+	if ringside.OperatorError(g.ErrorKind) {
+		return
+	}
 	a := pc.acc(g.Model)
 	a.responses++
 	a.cost += g.CostUSD // a failed generation may still have cost money

@@ -12,6 +12,9 @@ func TestSummarize(t *testing.T) {
 		{Model: "m", TTFTMs: 200, LatencyMs: 2200, TokensOut: 150, CostUSD: 0.004},
 		{Model: "m", TTFTMs: 300, LatencyMs: 3300, TokensOut: 100, CostUSD: 0.006},
 		{Model: "m", ErrorKind: ringside.ErrKindTimeout, LatencyMs: 30000},
+		// The operator's failures are not the model's: not counted at all.
+		{Model: "m", ErrorKind: ringside.ErrKindAuth, LatencyMs: 20},
+		{Model: "m", ErrorKind: ringside.ErrKindUnreachable, LatencyMs: 5},
 		{Model: "free", TTFTMs: 10, LatencyMs: 110, TokensOut: 10, CostUSD: 0},
 	}
 	perf := Summarize(gens, map[string]int{"m": 6, "free": 1})

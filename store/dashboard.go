@@ -220,6 +220,9 @@ func (db *DB) ModelsErrors(ctx context.Context) ([]ModelErrors, error) {
 		if err := rows.Scan(&model, &kind, &n); err != nil {
 			return nil, err
 		}
+		if ringside.OperatorError(kind) {
+			continue // the operator's failure, not the model's
+		}
 		if len(out) == 0 || out[len(out)-1].Model != model {
 			out = append(out, ModelErrors{Model: model})
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ringside-eval/ringside"
@@ -32,10 +33,15 @@ and serves every battle that needs it.
 
 Resumable: everything is stored as it completes, so a run stopped at any
 point (Ctrl-C, a crash, kill -9) and started again does only what is
-missing, and a complete run does nothing. Failed generations are results
+missing, and a complete run does nothing. One process at a time does a
+run's work: a second ringside run of the same run says which process holds
+it and exits (exit 2), and a run whose process died is taken over. Failed generations are results
 (they count in a model's error rate) and are not retried unless you ask
 with --retry-errors. A model that keeps failing is paused with growing
-delays, and after 20 failures in a row left alone until the next run.
+delays, and after 20 failures in a row left alone until the next run. A
+model whose API key is rejected (401, 403) or whose server cannot be
+reached is not called again: nothing is counted against it, the error
+names the key variable and the endpoint, and the run exits 2.
 
 With no config file it runs the built-in demo: four simulated models on
 the bundled example prompts, needing no keys.`)
@@ -65,6 +71,8 @@ the bundled example prompts, needing no keys.`)
 	if err != nil {
 		return err
 	}
+	defer h.lock.release()
+	ctx = h.lock.ctx
 	if *retryErrors {
 		gens, battles, err := db.DeleteFailedRunGenerations(ctx, h.run.ID)
 		if err != nil {
@@ -73,8 +81,12 @@ the bundled example prompts, needing no keys.`)
 		fmt.Fprintf(m.Stdout, "deleted %d failed generations and %d battles, to try them again\n", gens, battles)
 	}
 	if err := h.execute(ctx, m); err != nil {
+		if cause := context.Cause(ctx); cause != nil && ringside.ErrorCode(cause) == ringside.ECONFLICT {
+			return cause // the run was taken over: say so, not "interrupted"
+		}
 		return err
 	}
+	h.lock.release()
 	return db.Close()
 }
 
@@ -122,6 +134,9 @@ type runHandle struct {
 	run     *ringside.Run
 	runner  *arena.Runner
 	prompts int
+	// lock is this process's hold on the run, taken before anything of
+	// the run is written.
+	lock *runLock
 }
 
 // prepareRun builds the run's models and finds or creates its record.
@@ -159,7 +174,8 @@ func (m *Main) prepareRun(ctx context.Context, cfg *config.Config, db *store.DB)
 	if len(prompts) == 0 {
 		return nil, ringside.FieldError("prompt_sets", "the prompt sets %v hold no prompts", sets)
 	}
-	if err := ensureRun(ctx, db, run); err != nil {
+	lock, err := ensureRun(ctx, db, run)
+	if err != nil {
 		return nil, err
 	}
 	r, err := arena.New(arena.Config{
@@ -168,27 +184,43 @@ func (m *Main) prepareRun(ctx context.Context, cfg *config.Config, db *store.DB)
 		Concurrency: cfg.Run.Concurrency, Store: db,
 	})
 	if err != nil {
+		lock.release()
 		return nil, err
 	}
-	return &runHandle{cfg: cfg, db: db, run: run, runner: r, prompts: len(prompts)}, nil
+	return &runHandle{cfg: cfg, db: db, run: run, runner: r, prompts: len(prompts), lock: lock}, nil
 }
 
-// ensureRun loads the run of that name, or creates it. A run's record says
-// what its latest invocation covered: changing the models or the samples
-// and running again extends the run (what is stored stays stored).
-func ensureRun(ctx context.Context, db *store.DB, run *ringside.Run) error {
+// ensureRun loads the run of that name, or creates it, and takes its lock.
+// A run's record says what its latest invocation covered: changing the
+// models or the samples and running again extends the run (what is stored
+// stays stored).
+func ensureRun(ctx context.Context, db *store.DB, run *ringside.Run) (*runLock, error) {
 	old, err := db.RunByName(ctx, run.Name)
-	switch {
-	case ringside.ErrorCode(err) == ringside.ENOTFOUND:
-		return db.CreateRun(ctx, run)
-	case err != nil:
-		return err
+	if ringside.ErrorCode(err) == ringside.ENOTFOUND {
+		err = db.CreateRun(ctx, run)
+		if ringside.ErrorCode(err) == ringside.ECONFLICT {
+			// Another process created it a moment ago: its lock decides.
+			old, err = db.RunByName(ctx, run.Name)
+		}
 	}
-	run.ID, run.CreatedAt = old.ID, old.CreatedAt
-	if slices.Equal(old.Models, run.Models) && slices.Equal(old.PromptSets, run.PromptSets) && old.Samples == run.Samples {
-		return nil
+	if err != nil {
+		return nil, err
 	}
-	return db.UpdateRun(ctx, run)
+	if old != nil {
+		run.ID, run.CreatedAt = old.ID, old.CreatedAt
+	}
+	lock, err := lockRun(ctx, db, run.Name, run.ID)
+	if err != nil {
+		return nil, err
+	}
+	if old == nil || (slices.Equal(old.Models, run.Models) && slices.Equal(old.PromptSets, run.PromptSets) && old.Samples == run.Samples) {
+		return lock, nil
+	}
+	if err := db.UpdateRun(ctx, run); err != nil {
+		lock.release()
+		return nil, err
+	}
+	return lock, nil
 }
 
 // execute plans the run, says what it will do, does it with a progress
@@ -225,6 +257,9 @@ func (h *runHandle) execute(ctx context.Context, m *Main) error {
 	if rep.Conflicts > 0 {
 		fmt.Fprintf(m.Stdout, "%d generations were stored by another process running the same run; run again to store their battles\n", rep.Conflicts)
 	}
+	if len(rep.Unusable) > 0 {
+		return unusableError(rep)
+	}
 	if len(rep.Benched) > 0 {
 		return ringside.Errorf(ringside.EINTERNAL, "models %v kept failing and were benched: %d of their generations are left; fix them and run the same command again",
 			rep.Benched, rep.Skipped)
@@ -259,4 +294,24 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// unusableError says, model by model, why a model could not be called at
+// all (its key was rejected, its server could not be reached): the
+// operator's to fix, so the run fails with the configuration at fault
+// named, and the generations left are done by the next run.
+func unusableError(rep arena.Report) error {
+	names := slices.Sorted(maps.Keys(rep.Unusable))
+	var b strings.Builder
+	for _, name := range names {
+		err := rep.Unusable[name]
+		what := "its server could not be reached"
+		if ringside.GenerationErrorKind(err) == ringside.ErrKindAuth {
+			what = "its API key was rejected"
+		}
+		fmt.Fprintf(&b, "\n  model %s: %s: %v", name, what, err)
+	}
+	return ringside.Errorf(ringside.EINVALID, "%d of the models could not be used and were not called again; "+
+		"their failures are not counted against them and %d generations are left for the next run:%s",
+		len(names), rep.Skipped, b.String())
 }

@@ -183,6 +183,9 @@ func noticeText(n arena.Notice) string {
 	if n.Err != nil {
 		why = " (last: " + clipLine(n.Err.Error(), 120) + ")"
 	}
+	if n.Benched && ringside.OperatorError(ringside.GenerationErrorKind(n.Err)) {
+		return fmt.Sprintf("model %s cannot be used%s: no more requests to it in this run", n.Model, why)
+	}
 	if n.Benched {
 		return fmt.Sprintf("model %s failed %d times in a row%s: no more requests to it in this run; its remaining generations are left for the next", n.Model, n.Failures, why)
 	}

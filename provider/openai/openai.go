@@ -142,6 +142,7 @@ func (c *Client) Stream(ctx context.Context, req ringside.Request, emit func(rin
 		Model:      c.model,
 		Input:      req.Messages,
 		KeyEnv:     c.keyEnv,
+		URL:        c.url,
 		NewRequest: func(ctx context.Context) (*http.Request, error) { return c.request(ctx, body) },
 		ParseError: parseError,
 		Decode:     decode,

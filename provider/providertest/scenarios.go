@@ -97,11 +97,29 @@ var scenarios = []scenario{
 		s.wantWaits(t)
 	}},
 
-	{"401 names the key variable, not retried", func(t *testing.T, w Wire) {
+	{"401 is an auth failure naming the key variable and the endpoint, not retried", func(t *testing.T, w Wire) {
 		s := newSetup(t, w, timings{}, nil, status(401, w.ErrorBody(401, "invalid api key")))
 		o := s.run(context.Background(), t, nil)
-		o.wantKind(t, ringside.ErrKindBadResponse, "401", "invalid api key", w.KeyEnv)
+		o.wantKind(t, ringside.ErrKindAuth, "401", "invalid api key", "$"+w.KeyEnv, s.fake.srv.URL)
 		s.wantAttempts(t, 1)
+	}},
+
+	{"403 is an auth failure, not retried", func(t *testing.T, w Wire) {
+		s := newSetup(t, w, timings{}, nil, status(403, w.ErrorBody(403, "model not allowed for this key")))
+		o := s.run(context.Background(), t, nil)
+		o.wantKind(t, ringside.ErrKindAuth, "403", "model not allowed", "$"+w.KeyEnv)
+		s.wantAttempts(t, 1)
+	}},
+
+	{"a server nobody listens at is unreachable, after the retries", func(t *testing.T, w Wire) {
+		s := newSetup(t, w, timings{}, nil)
+		url := s.fake.srv.URL
+		s.fake.srv.Close() // the port is now closed: connection refused
+		o := s.run(context.Background(), t, nil)
+		o.wantKind(t, ringside.ErrKindUnreachable, "cannot reach", url)
+		if got := len(s.sleep.got()); got != maxAttempts-1 {
+			t.Errorf("waited %d times between attempts, want %d", got, maxAttempts-1)
+		}
 	}},
 
 	{"error body that is not JSON", func(t *testing.T, w Wire) {

@@ -25,6 +25,9 @@ type Call struct {
 	// KeyEnv names the variable the API key came from, so that an
 	// authentication failure can say where to look.
 	KeyEnv string
+	// URL is the endpoint the requests go to, so that an authentication
+	// failure or an unreachable server can say which.
+	URL string
 	// NewRequest builds the request of one attempt. It is called again for
 	// every retry, with that attempt's context.
 	NewRequest func(ctx context.Context) (*http.Request, error)
@@ -147,6 +150,9 @@ func (c Call) failure(actx context.Context, err error, doing string) *ringside.G
 	if errors.As(err, &ge) {
 		return ge
 	}
+	if unreachable(err) {
+		return Errorf(ringside.ErrKindUnreachable, "cannot reach %s: %v", c.url(), err)
+	}
 	return Errorf(ringside.ErrKindServer, "%s: %v", doing, err)
 }
 
@@ -162,8 +168,9 @@ func (c Call) statusError(resp *http.Response, now time.Time) *ringside.Generati
 	}
 	kind := KindForStatus(resp.StatusCode)
 	ge := Errorf(kind, "HTTP %d: %s", resp.StatusCode, Clip(msg, 500))
-	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-		ge = Errorf(kind, "HTTP %d: %s (check the API key in %s)", resp.StatusCode, Clip(msg, 500), c.keyEnv())
+	if kind == ringside.ErrKindAuth {
+		ge = Errorf(kind, "HTTP %d: %s (the API key came from %s; endpoint %s)",
+			resp.StatusCode, Clip(msg, 500), c.keyEnv(), c.url())
 	}
 	if d, ok := ParseRetryAfter(resp.Header, now); ok {
 		ge.RetryAfter = d
@@ -173,7 +180,14 @@ func (c Call) statusError(resp *http.Response, now time.Time) *ringside.Generati
 
 func (c Call) keyEnv() string {
 	if c.KeyEnv == "" {
-		return "the model's api_key_env"
+		return "no variable (api_key_env is not set)"
 	}
-	return c.KeyEnv
+	return "$" + c.KeyEnv
+}
+
+func (c Call) url() string {
+	if c.URL == "" {
+		return "the model's base_url"
+	}
+	return c.URL
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ringside-eval/ringside"
@@ -60,6 +62,8 @@ func KindForStatus(code int) string {
 		return ringside.ErrKindRateLimit
 	case code == http.StatusRequestTimeout:
 		return ringside.ErrKindTimeout
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		return ringside.ErrKindAuth
 	case code >= 500: // 504 included: the gateway failed, and a retry may pass
 		return ringside.ErrKindServer
 	}
@@ -81,8 +85,11 @@ func KindForAPIError(typ string, status int) string {
 	case status >= 500, strings.Contains(t, "overloaded"), strings.Contains(t, "server"),
 		strings.Contains(t, "internal"), strings.Contains(t, "unavailable"), strings.Contains(t, "api_error"):
 		return ringside.ErrKindServer
+	case status == http.StatusUnauthorized, status == http.StatusForbidden, strings.Contains(t, "authentication"),
+		strings.Contains(t, "permission"), strings.Contains(t, "invalid_api_key"), strings.Contains(t, "unauthorized"):
+		return ringside.ErrKindAuth
 	case status >= 400, strings.Contains(t, "invalid"), strings.Contains(t, "bad_request"), strings.Contains(t, "badrequest"),
-		strings.Contains(t, "authentication"), strings.Contains(t, "permission"), strings.Contains(t, "not_found"),
+		strings.Contains(t, "not_found"),
 		strings.Contains(t, "too_large"):
 		return ringside.ErrKindBadResponse
 	}
@@ -91,10 +98,27 @@ func KindForAPIError(typ string, status int) string {
 
 // Retryable reports whether a failure of this kind is worth another attempt
 // when nothing has reached the caller yet: rate limits and server failures
-// pass, a bad request fails the same way again, and a timeout has already
-// spent its time.
+// pass, and so does a refused connection (a server restarting refuses for a
+// moment); a bad request or a rejected key fails the same way again, and a
+// timeout has already spent its time.
 func Retryable(kind string) bool {
-	return kind == ringside.ErrKindRateLimit || kind == ringside.ErrKindServer
+	return kind == ringside.ErrKindRateLimit || kind == ringside.ErrKindServer || kind == ringside.ErrKindUnreachable
+}
+
+// unreachable reports whether err means no connection to the server could
+// be made at all: its name did not resolve, or nothing listens at the
+// address. A connection that was made and then broke is not that: it is the
+// server failing.
+func unreachable(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return true
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) {
+		return true
+	}
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // Clip shortens a server's message for an error text: one line, at most n

@@ -3,7 +3,11 @@ package stream
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"syscall"
 	"testing"
 	"time"
 
@@ -58,7 +62,7 @@ func TestBackoff(t *testing.T) {
 
 func TestKinds(t *testing.T) {
 	statuses := map[int]string{
-		400: ringside.ErrKindBadResponse, 401: ringside.ErrKindBadResponse, 404: ringside.ErrKindBadResponse,
+		400: ringside.ErrKindBadResponse, 401: ringside.ErrKindAuth, 403: ringside.ErrKindAuth, 404: ringside.ErrKindBadResponse,
 		408: ringside.ErrKindTimeout, 429: ringside.ErrKindRateLimit, 500: ringside.ErrKindServer,
 		503: ringside.ErrKindServer, 504: ringside.ErrKindServer, 529: ringside.ErrKindServer,
 	}
@@ -77,7 +81,10 @@ func TestKinds(t *testing.T) {
 		{"rate_limit_error", 0, ringside.ErrKindRateLimit},
 		{"requests rate_limit_exceeded", 0, ringside.ErrKindRateLimit},
 		{"invalid_request_error", 0, ringside.ErrKindBadResponse},
-		{"authentication_error", 0, ringside.ErrKindBadResponse},
+		{"authentication_error", 0, ringside.ErrKindAuth},
+		{"permission_error", 0, ringside.ErrKindAuth},
+		{"invalid_api_key", 0, ringside.ErrKindAuth},
+		{"", 403, ringside.ErrKindAuth},
 		{"BadRequestError", 400, ringside.ErrKindBadResponse},
 		{"", 503, ringside.ErrKindServer},
 		{"", 0, ringside.ErrKindServer},
@@ -85,6 +92,31 @@ func TestKinds(t *testing.T) {
 	for _, tt := range types {
 		if got := KindForAPIError(tt.typ, tt.status); got != tt.want {
 			t.Errorf("KindForAPIError(%q, %d) = %s, want %s", tt.typ, tt.status, got, tt.want)
+		}
+	}
+}
+
+func TestUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, refused := net.Dial("tcp", addr)
+	cases := []struct {
+		err  error
+		want bool
+	}{
+		{refused, true},
+		{&net.DNSError{Err: "no such host", Name: "nowhere.invalid"}, true},
+		{fmt.Errorf("wrapped: %w", syscall.ECONNREFUSED), true},
+		{io.ErrUnexpectedEOF, false},
+		{syscall.ECONNRESET, false},
+	}
+	for _, c := range cases {
+		if got := unreachable(c.err); got != c.want {
+			t.Errorf("unreachable(%v) = %v, want %v", c.err, got, c.want)
 		}
 	}
 }
