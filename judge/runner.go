@@ -8,8 +8,8 @@ import (
 )
 
 // Store is what a Runner needs of the database. Its two writes take this
-// package's results, so that judge does not depend on store; the command
-// adapts store.DB to them.
+// package's results, so that judge does not depend on store;
+// judgestore.New adapts store.DB to them.
 type Store interface {
 	// Prompts returns every stored prompt.
 	Prompts(ctx context.Context, sets ...string) ([]ringside.Prompt, error)

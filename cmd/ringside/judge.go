@@ -9,6 +9,7 @@ import (
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/config"
 	"github.com/ringside-eval/ringside/judge"
+	"github.com/ringside-eval/ringside/judge/judgestore"
 	"github.com/ringside-eval/ringside/provider"
 	"github.com/ringside-eval/ringside/store"
 )
@@ -82,7 +83,7 @@ same way; a dimension not read in both orders is left out of the vote.`)
 	if err != nil {
 		return err
 	}
-	rc := judge.Config{JudgeID: j.ID, RunID: runID, Store: judgeStore{db}, Concurrency: *concurrency}
+	rc := judge.Config{JudgeID: j.ID, RunID: runID, Store: judgestore.New(db), Concurrency: *concurrency}
 	if jc.Kind == ringside.JudgeRules {
 		err = m.judgeRules(ctx, jc, j, rc)
 	} else {

@@ -1,4 +1,7 @@
-package main
+// Package judgestore is the SQLite store as a judge.Runner's: judge may not
+// import store, so the runner's two writes take judge's results, and this
+// package translates them to store's records.
+package judgestore
 
 import (
 	"context"
@@ -8,13 +11,14 @@ import (
 	"github.com/ringside-eval/ringside/store"
 )
 
-// judgeStore is store.DB as a judge.Runner's store: judge may not import
-// store, so its two writes take judge's results and are translated here.
-type judgeStore struct{ *store.DB }
+// Store is db as a judge.Runner's store.
+type Store struct{ *store.DB }
 
-var _ judge.Store = judgeStore{}
+// New returns db as a judge.Runner's store.
+func New(db *store.DB) judge.Store { return Store{db} }
 
-func (s judgeStore) SaveCheckResults(ctx context.Context, judgeID string, generationIDs []string, results [][]judge.Result) error {
+// SaveCheckResults stores a rules judge's results with ReplaceCheckResults.
+func (s Store) SaveCheckResults(ctx context.Context, judgeID string, generationIDs []string, results [][]judge.Result) error {
 	var rows []store.CheckResult
 	for i, rs := range results {
 		for _, r := range rs {
@@ -25,7 +29,9 @@ func (s judgeStore) SaveCheckResults(ctx context.Context, judgeID string, genera
 	return s.ReplaceCheckResults(ctx, judgeID, generationIDs, rows)
 }
 
-func (s judgeStore) SaveJudgment(ctx context.Context, judgeID, battleID string, jm *judge.Judgment, vote *ringside.Vote) error {
+// SaveJudgment stores an LLM judgment with SaveLLMJudgment: each call's
+// order is "ab" (side a shown first) or "ba".
+func (s Store) SaveJudgment(ctx context.Context, judgeID, battleID string, jm *judge.Judgment, vote *ringside.Vote) error {
 	rec := &store.LLMJudgment{BattleID: battleID, JudgeID: judgeID, Weight: jm.Weight, Error: jm.Error,
 		TokensIn: jm.TokensIn, TokensOut: jm.TokensOut, CostUSD: jm.CostUSD}
 	for _, c := range jm.Calls {
