@@ -14,8 +14,8 @@ import (
 	"github.com/ringside-eval/ringside/store"
 )
 
-func (m *Main) judgeCmd(ctx context.Context, args []string) error {
-	fs := m.newFlagSet("judge", "[--config F] [--run NAME] [--judge NAME] [--db F] [--concurrency C] [--retry-failed] [--stats]", `
+// judgeHelp is ringside judge -h.
+const judgeHelp = `
 Applies an automatic judge to stored battles and writes its votes, which
 rank like anyone's and carry the judge (rank --by judge). A battle the judge
 already voted on is skipped, so a rerun only does what is left; battles with
@@ -39,7 +39,10 @@ once, then recorded as a failure (no vote; a rerun tries again, until the
 battle has max_failures failures, 3 by default). Every call, its raw answer
 and its cost are stored. With per_dimension = true it also asks for a
 verdict on each configured dimension, combined over the two orders in the
-same way; a dimension not read in both orders is left out of the vote.`)
+same way; a dimension not read in both orders is left out of the vote.`
+
+func (m *Main) judgeCmd(ctx context.Context, args []string) error {
+	fs := m.newFlagSet("judge", "[--config F] [--run NAME] [--judge NAME] [--db F] [--concurrency C] [--retry-failed] [--stats]", judgeHelp)
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
 	runName := fs.String("run", "", "judge this run's battles only (default: every stored battle)")
 	judgeName := fs.String("judge", ringside.JudgeRules, "the configured judge to apply")
