@@ -16,14 +16,27 @@ import (
 	"golang.org/x/term"
 )
 
-// progress shows a run going: bars on a terminal, log lines otherwise. The
-// runner calls it one event at a time, so it needs no lock of its own.
+// progress shows work going: bars on a terminal, log lines otherwise. Its
+// caller reports one item at a time, so it needs no lock of its own.
 type progress interface {
-	generation(g *ringside.Generation)
-	notice(n arena.Notice)
+	// add counts one item of a group done; failed ones are counted apart.
+	add(group string, failed bool)
+	// note prints a line of news among the progress.
+	note(text string)
 	// stop ends the display; bars left incomplete (an interrupted run, a
 	// benched model) are cut where they stand.
 	stop()
+}
+
+// progressSpec is what a progress display counts: total items (the noun
+// says of what), and per group the items of that group, each group a bar
+// of its own on a terminal.
+type progressSpec struct {
+	// label starts every log line: "run nightly", "judge gpt".
+	label  string
+	noun   string
+	total  int
+	groups map[string]int
 }
 
 // isTerminal reports whether w is a terminal, where redrawn bars belong;
@@ -38,43 +51,55 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && width > 0
 }
 
-func newProgress(w io.Writer, tty bool, name string, plan *arena.Plan) progress {
+func startProgress(w io.Writer, tty bool, spec progressSpec) progress {
 	if tty {
-		return newBarProgress(w, plan)
+		return newBarProgress(w, spec)
 	}
-	return &logProgress{w: w, name: name, total: plan.Generations, start: time.Now(), last: time.Now()}
+	return &logProgress{w: w, label: spec.label, noun: spec.noun, total: spec.total, start: time.Now(), last: time.Now()}
 }
 
-// barProgress is one bar for the whole run (count, rate, ETA) above one bar
-// per model (its count and failures).
+// runProgress shows a run's generations, a bar per model.
+type runProgress struct{ progress }
+
+func newProgress(w io.Writer, tty bool, name string, plan *arena.Plan) runProgress {
+	return runProgress{startProgress(w, tty, progressSpec{label: "run " + name, noun: "generations",
+		total: plan.Generations, groups: plan.PerModel})}
+}
+
+func (r runProgress) generation(g *ringside.Generation) { r.add(g.Model, g.Failed()) }
+
+func (r runProgress) notice(n arena.Notice) { r.note(noticeText(n)) }
+
+// barProgress is one bar for the whole (count, rate, ETA) above one bar per
+// group (its count and failures).
 type barProgress struct {
 	p      *mpb.Progress
 	total  *mpb.Bar
-	models map[string]*mpb.Bar
+	groups map[string]*mpb.Bar
 	// Failure counts are atomic: mpb's goroutine reads them to draw while
-	// the runner's observer adds to them. The map itself is filled before
-	// the first bar is drawn and never changes.
+	// the caller adds to them. The map itself is filled before the first
+	// bar is drawn and never changes.
 	failures map[string]*atomic.Int64
 	all      atomic.Int64
 	last     time.Time
 }
 
-func newBarProgress(w io.Writer, plan *arena.Plan) *barProgress {
+func newBarProgress(w io.Writer, spec progressSpec) *barProgress {
 	b := &barProgress{
 		p:      mpb.New(mpb.WithOutput(w), mpb.WithWidth(32), mpb.WithRefreshRate(150*time.Millisecond)),
-		models: map[string]*mpb.Bar{}, failures: map[string]*atomic.Int64{}, last: time.Now(),
+		groups: map[string]*mpb.Bar{}, failures: map[string]*atomic.Int64{}, last: time.Now(),
 	}
-	names := make([]string, 0, len(plan.PerModel))
-	width := len("generations")
-	for m := range plan.PerModel {
-		names = append(names, m)
-		b.failures[m] = &atomic.Int64{}
-		width = max(width, len(m))
+	names := make([]string, 0, len(spec.groups))
+	width := len(spec.noun)
+	for g := range spec.groups {
+		names = append(names, g)
+		b.failures[g] = &atomic.Int64{}
+		width = max(width, len(g))
 	}
 	slices.Sort(names)
-	b.total = b.p.AddBar(int64(plan.Generations),
+	b.total = b.p.AddBar(int64(spec.total),
 		mpb.PrependDecorators(
-			decor.Name("generations", decor.WC{W: width + 1, C: decor.DindentRight}),
+			decor.Name(spec.noun, decor.WC{W: width + 1, C: decor.DindentRight}),
 			decor.CountersNoUnit("%d / %d", decor.WCSyncWidth),
 		),
 		mpb.AppendDecorators(
@@ -85,13 +110,13 @@ func newBarProgress(w io.Writer, plan *arena.Plan) *barProgress {
 			decor.Any(func(decor.Statistics) string { return failed(b.all.Load()) }),
 		),
 	)
-	for _, m := range names {
-		b.models[m] = b.p.AddBar(int64(plan.PerModel[m]),
+	for _, g := range names {
+		b.groups[g] = b.p.AddBar(int64(spec.groups[g]),
 			mpb.PrependDecorators(
-				decor.Name(m, decor.WC{W: width + 1, C: decor.DindentRight}),
+				decor.Name(g, decor.WC{W: width + 1, C: decor.DindentRight}),
 				decor.CountersNoUnit("%d / %d", decor.WCSyncWidth),
 			),
-			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return failed(b.failures[m].Load()) })),
+			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return failed(b.failures[g].Load()) })),
 		)
 	}
 	return b
@@ -105,9 +130,9 @@ func failed(n int64) string {
 	return fmt.Sprintf("  %d failed", n)
 }
 
-func (b *barProgress) generation(g *ringside.Generation) {
-	if g.Failed() {
-		if n := b.failures[g.Model]; n != nil {
+func (b *barProgress) add(group string, fail bool) {
+	if fail {
+		if n := b.failures[group]; n != nil {
 			n.Add(1)
 		}
 		b.all.Add(1)
@@ -115,15 +140,15 @@ func (b *barProgress) generation(g *ringside.Generation) {
 	now := time.Now()
 	b.total.EwmaIncrement(now.Sub(b.last))
 	b.last = now
-	if bar := b.models[g.Model]; bar != nil {
+	if bar := b.groups[group]; bar != nil {
 		bar.Increment()
 	}
 }
 
-func (b *barProgress) notice(n arena.Notice) { fmt.Fprintln(b.p, noticeText(n)) }
+func (b *barProgress) note(text string) { fmt.Fprintln(b.p, text) }
 
 func (b *barProgress) stop() {
-	for _, bar := range append([]*mpb.Bar{b.total}, mapValues(b.models)...) {
+	for _, bar := range append([]*mpb.Bar{b.total}, mapValues(b.groups)...) {
 		if !bar.Completed() {
 			bar.Abort(false)
 		}
@@ -139,20 +164,20 @@ func mapValues(m map[string]*mpb.Bar) []*mpb.Bar {
 	return out
 }
 
-// logProgress prints a line at every tenth of the run and at least every
+// logProgress prints a line at every tenth of the work and at least every
 // ten seconds, which a log can hold.
 type logProgress struct {
 	w           io.Writer
-	name        string
+	label, noun string
 	total, done int
 	failures    int
 	start, last time.Time
 	tenth       int
 }
 
-func (l *logProgress) generation(g *ringside.Generation) {
+func (l *logProgress) add(_ string, fail bool) {
 	l.done++
-	if g.Failed() {
+	if fail {
 		l.failures++
 	}
 	now := time.Now()
@@ -166,14 +191,14 @@ func (l *logProgress) generation(g *ringside.Generation) {
 	l.tenth, l.last = tenth, now
 	elapsed := now.Sub(l.start)
 	rate := float64(l.done) / max(elapsed.Seconds(), 1e-9)
-	line := fmt.Sprintf("run %s: %d/%d generations (%d%%), %d failed, %.1f/s", l.name, l.done, l.total, l.done*100/max(l.total, 1), l.failures, rate)
+	line := fmt.Sprintf("%s: %d/%d %s (%d%%), %d failed, %.1f/s", l.label, l.done, l.total, l.noun, l.done*100/max(l.total, 1), l.failures, rate)
 	if left := l.total - l.done; left > 0 && rate > 0 {
 		line += ", ETA " + time.Duration(float64(left)/rate*float64(time.Second)).Round(time.Second).String()
 	}
 	fmt.Fprintln(l.w, line)
 }
 
-func (l *logProgress) notice(n arena.Notice) { fmt.Fprintf(l.w, "run %s: %s\n", l.name, noticeText(n)) }
+func (l *logProgress) note(text string) { fmt.Fprintf(l.w, "%s: %s\n", l.label, text) }
 
 func (l *logProgress) stop() {}
 
