@@ -197,7 +197,7 @@ func (s *session) stopPump() {
 	}
 }
 
-// show sends the deal's battle frame and starts streaming it.
+// show sends the deal's battle and starts streaming it.
 func (s *session) show(d *deal, resumed bool) {
 	b := Battle{ID: d.battle.ID, Messages: d.messages, Dimensions: s.e.dims,
 		Progress: s.progress(), Resumed: resumed}
@@ -205,7 +205,7 @@ func (s *session) show(d *deal, resumed bool) {
 	s.startPump(d)
 }
 
-// next answers a `next` frame: the battle being shown (resumed from the
+// next answers the judge's Next: the battle being shown (resumed from the
 // start), or a new one, or `done` when the quota is met or nothing is left.
 func (s *session) next(ctx context.Context, c Conn) {
 	s.mu.Lock()
@@ -258,7 +258,7 @@ func (s *session) sendDone(ctx context.Context, reason string) {
 	s.sendFn(func(c Conn) { c.Done(msg) })
 }
 
-// finish answers a `finish` frame: the judge ends the session.
+// finish answers the judge's Finish: the judge ends the session.
 func (s *session) finish(ctx context.Context, c Conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -268,7 +268,7 @@ func (s *session) finish(ctx context.Context, c Conn) {
 	s.sendDone(ctx, DoneFinished)
 }
 
-// skip answers a `skip` frame: the battle is closed unvoted and the next
+// skip answers the judge's Skip: the battle is closed unvoted and the next
 // one dealt.
 func (s *session) skip(ctx context.Context, c Conn, battleID string) {
 	s.mu.Lock()
@@ -315,7 +315,7 @@ func (s *session) endCurrent() {
 	}
 }
 
-// vote answers a `vote` frame. The acknowledgement (`voted`) is sent only
+// vote answers the judge's Vote. The acknowledgement (Voted) is sent only
 // once the vote is committed; a repeated vote gets the first one's result.
 func (s *session) vote(ctx context.Context, c Conn, in *VoteRequest) {
 	s.mu.Lock()
@@ -363,7 +363,7 @@ func (s *session) vote(ctx context.Context, c Conn, in *VoteRequest) {
 	s.sendFn(func(c Conn) { c.Voted(msg) })
 }
 
-// parseVote checks a vote frame against the configured dimensions.
+// parseVote checks a vote against the configured dimensions.
 func (s *session) parseVote(in *VoteRequest) (*ringside.Vote, error) {
 	v := &ringside.Vote{BattleID: in.BattleID, JudgeID: s.judge.ID, Winner: ringside.Winner(in.Winner), Reason: in.Reason}
 	if len([]rune(in.Reason)) > s.e.cfg.MaxReasonChars {
