@@ -45,7 +45,7 @@ func (s *Server) handleAdminActivity(c echo.Context) error {
 	if list == nil {
 		list = []store.JudgeActivity{}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"judges": list, "connected": s.judging.Connections()})
+	return c.JSON(http.StatusOK, map[string]any{"judges": list, "connected": s.sockets.connections()})
 }
 
 type quotaRequest struct {

@@ -152,13 +152,6 @@ func (e *events) close() {
 	}
 }
 
-// voteCommitted is called by the judging sessions after a vote is durable.
-func (j *Judging) voteCommitted() {
-	if j.onVote != nil {
-		j.onVote()
-	}
-}
-
 func (s *Server) registerEventRoutes(g *echo.Group) {
 	g.GET("/events", s.handleEvents)
 }

@@ -25,8 +25,8 @@ func (s *Server) handleJudgePage(pages fs.FS) echo.HandlerFunc {
 			setJudgeCookie(c, token)
 			return c.Redirect(http.StatusSeeOther, "/judge")
 		}
-		if _, err := c.Cookie(judgeCookie); err != nil && s.judging.cfg.Open.Enabled {
-			if !s.judging.ipLimiter.allow(c.Request()) {
+		if _, err := c.Cookie(judgeCookie); err != nil && s.Config.Judging.Open.Enabled {
+			if !s.sockets.ipLimiter.allow(c.Request()) {
 				return c.String(http.StatusTooManyRequests, "Too many requests from your address; try again in a minute.")
 			}
 			setJudgeCookie(c, ringside.NewToken())

@@ -36,6 +36,8 @@ type fakeModel struct {
 	// bigCalls is how many first calls stream bigChunks instead.
 	bigCalls  int
 	bigChunks []string
+	// called, when set, is sent to (without blocking) at each call.
+	called chan struct{}
 
 	mu    sync.Mutex
 	calls int
@@ -44,6 +46,12 @@ type fakeModel struct {
 func (f *fakeModel) Stream(ctx context.Context, req ringside.Request, emit func(ringside.Delta)) (ringside.Result, error) {
 	f.mu.Lock()
 	f.calls++
+	if f.called != nil {
+		select {
+		case f.called <- struct{}{}:
+		default:
+		}
+	}
 	failAfter := f.failAfter
 	if f.failCalls > 0 && f.calls > f.failCalls {
 		failAfter = -1
@@ -80,12 +88,6 @@ func (f *fakeModel) Stream(ctx context.Context, req ringside.Request, emit func(
 	return ringside.Result{Text: text.String(), TokensIn: 12, TokensOut: len(chunks), TTFT: f.pause, Total: time.Since(start)}, nil
 }
 
-func (f *fakeModel) callCount() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls
-}
-
 func newFake(text string, pause time.Duration) *fakeModel {
 	return &fakeModel{chunks: strings.SplitAfter(text, " "), pause: pause, failAfter: -1}
 }
@@ -111,6 +113,8 @@ type harness struct {
 	ts    *httptest.Server
 	cfg   *config.Config
 	fakes map[string]*fakeModel
+	// socketEnded is signalled after a judge's websocket ends.
+	socketEnded chan struct{}
 }
 
 // newHarness starts a judging server on loopback with the two fake models
@@ -152,12 +156,33 @@ func newHarness(t *testing.T, tune func(*config.Config), fakes map[string]*fakeM
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := server.New(db, cfg, logger, server.WithStreamers(streamers), server.WithRandSource(rand.NewPCG(1, 2)))
+	ended := make(chan struct{}, 1)
+	server.OnJudgeSocketEnd(srv, func() {
+		select {
+		case ended <- struct{}{}:
+		default:
+		}
+	})
 	ts := httptest.NewServer(srv.Echo)
 	t.Cleanup(func() {
 		srv.Close()
 		ts.Close()
 	})
-	return &harness{t: t, db: db, srv: srv, ts: ts, cfg: cfg, fakes: fakes}
+	return &harness{t: t, db: db, srv: srv, ts: ts, cfg: cfg, fakes: fakes, socketEnded: ended}
+}
+
+// waitNoSockets waits until no judge's websocket is open, failing the test
+// after 10 s.
+func (h *harness) waitNoSockets(why string) {
+	h.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for server.JudgeSockets(h.srv) != 0 {
+		select {
+		case <-h.socketEnded:
+		case <-timeout:
+			h.t.Fatal(why)
+		}
+	}
 }
 
 // invite creates a judge and returns its token.

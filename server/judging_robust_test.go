@@ -153,28 +153,22 @@ func TestProviderFailureVoidsTheBattleAndDealsTheNext(t *testing.T) {
 		t.Fatalf("vote on the void battle stored: %v", err)
 	}
 	// The failure is measured: the failed side's generation is stored with
-	// its kind (once the stream has been recorded).
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		battle, err := h.db.Battle(ctx, b.BattleID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		id := battle.GenerationA
-		if battle.ModelB == modelQuill.Name {
-			id = battle.GenerationB
-		}
-		if id != "" {
-			g, err := h.db.Generation(ctx, id)
-			if err != nil || g.ErrorKind != ringside.ErrKindServer {
-				t.Fatalf("failed generation %+v, %v", g, err)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the failed generation was never stored")
-		}
-		time.Sleep(10 * time.Millisecond)
+	// its kind. Closing the server waits for the streams to be recorded.
+	h.srv.Close()
+	battle, err := h.db.Battle(ctx, b.BattleID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := battle.GenerationA
+	if battle.ModelB == modelQuill.Name {
+		id = battle.GenerationB
+	}
+	if id == "" {
+		t.Fatal("the failed generation was never stored")
+	}
+	g, err := h.db.Generation(ctx, id)
+	if err != nil || g.ErrorKind != ringside.ErrKindServer {
+		t.Fatalf("failed generation %+v, %v", g, err)
 	}
 }
 
@@ -190,7 +184,9 @@ func TestSlowJudgeIsDroppedAndOthersGoOn(t *testing.T) {
 		modelZephyr.Name: {chunks: []string{zephyrText}, failAfter: -1},
 		modelQuill.Name:  {chunks: []string{quillText}, failAfter: -1},
 	}
+	called := make(chan struct{}, 2)
 	for _, f := range fakes {
+		f.called = called
 		f.bigCalls = 1
 		for range 16 {
 			f.bigChunks = append(f.bigChunks, big)
@@ -215,21 +211,17 @@ func TestSlowJudgeIsDroppedAndOthersGoOn(t *testing.T) {
 	if err := slow.WriteJSON(map[string]string{"type": "next"}); err != nil {
 		t.Fatal(err)
 	}
-	// slow never reads. Once its (big) battle is under way, the server
-	// drops it, and nobody waits for it.
-	deadline := time.Now().Add(10 * time.Second)
-	for fakes[modelZephyr.Name].callCount() == 0 || fakes[modelQuill.Name].callCount() == 0 {
-		if time.Now().After(deadline) {
+	// slow never reads. Once its (big) battle is under way (both models
+	// called), the server drops it, and nobody waits for it.
+	timeout := time.After(10 * time.Second)
+	for range 2 {
+		select {
+		case <-called:
+		case <-timeout:
 			t.Fatal("the slow judge's battle never started")
 		}
-		time.Sleep(time.Millisecond)
 	}
-	for h.srv.Judging().Connections() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the slow judge was never dropped")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	h.waitNoSockets("the slow judge was never dropped")
 	fast := h.dial(h.invite("fast", 0))
 	w := fast.watch()
 	fast.vote(w.id, "a")
@@ -240,17 +232,9 @@ func TestSilentConnectionIsClosedAfterThePongTimeout(t *testing.T) {
 		c.Judging.PingInterval = 20 * time.Millisecond
 		c.Judging.PongTimeout = 100 * time.Millisecond
 	}, nil)
-	j := h.dial(h.invite("sleepy", 0))
 	// A client that never reads never answers pings.
-	time.Sleep(400 * time.Millisecond)
-	deadline := time.Now().Add(5 * time.Second)
-	for h.srv.Judging().Connections() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("a silent connection was kept past the pong timeout")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	_ = j
+	h.dial(h.invite("sleepy", 0))
+	h.waitNoSockets("a silent connection was kept past the pong timeout")
 }
 
 func TestQuotaEndsTheSession(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/judging"
 )
 
 // The judges' websocket speaks JSON text frames, each with a "type". The
@@ -32,13 +33,13 @@ const (
 	frameFinish = "finish"
 )
 
-// Error codes of error frames: the domain's, plus the protocol's own.
+// Error codes of error frames: the domain's (ringside.ECONFLICT... as the
+// engine reports them), plus the protocol's own.
 const (
 	codeInvalid      = ringside.EINVALID
 	codeUnauthorized = ringside.EUNAUTHORIZED
-	codeConflict     = ringside.ECONFLICT
 	codeTooLarge     = "too_large"
-	codeRateLimited  = "rate_limited"
+	codeRateLimited  = judging.CodeRateLimited
 	codeReplaced     = "replaced"
 )
 
@@ -122,17 +123,10 @@ type revealedMsg struct {
 
 type doneMsg struct {
 	Type     string        `json:"type"`
-	Reason   string        `json:"reason"` // quota, empty, finished
+	Reason   string        `json:"reason"` // judging.DoneQuota, ...
 	Progress progress      `json:"progress"`
 	Reveals  []revealedMsg `json:"reveals,omitempty"`
 }
-
-// Reasons of a done frame.
-const (
-	doneQuota    = "quota"
-	doneEmpty    = "empty"
-	doneFinished = "finished"
-)
 
 type errorMsg struct {
 	Type     string `json:"type"`
@@ -149,9 +143,6 @@ type inMsg struct {
 	Dimensions map[string]string `json:"dimensions"`
 	Reason     string            `json:"reason"`
 }
-
-// sides maps a side index to its name on the wire.
-var sides = [2]string{"a", "b"}
 
 // encode marshals a server frame. The frames are plain structs of strings,
 // so this cannot fail; a failure would be a bug, and panics loudly.

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/ringside-eval/ringside/config"
+	"github.com/ringside-eval/ringside/judging"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -25,7 +26,8 @@ type Server struct {
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 
-	judging *Judging
+	judging *judging.Engine
+	sockets *judgeSockets
 	// events tells the leaderboard and admin pages that votes changed;
 	// boards caches leaderboards until they do.
 	events *events
@@ -40,9 +42,10 @@ func New(db *store.DB, cfg *config.Config, logger *slog.Logger, opts ...Option) 
 	e.HidePort = true
 	o := buildOptions(opts)
 	s := &Server{Echo: e, DB: db, Config: cfg, Logger: logger, Now: o.now}
-	s.judging = newJudging(db, cfg, o, logger)
 	s.events = newEvents(db.DataStamp, eventPoll, eventDebounce)
-	s.judging.onVote = s.events.publish
+	s.judging = judging.New(db, cfg, judging.Deps{Streamers: o.streamers, Now: o.now, Rand: o.rand,
+		Logger: logger, OnVote: s.events.publish})
+	s.sockets = newJudgeSockets(s.judging, db, cfg.Judging, logger)
 	e.HTTPErrorHandler = s.handleError
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
@@ -60,14 +63,16 @@ func New(db *store.DB, cfg *config.Config, logger *slog.Logger, opts ...Option) 
 	return s
 }
 
-// Judging is the server's judging service.
-func (s *Server) Judging() *Judging { return s.judging }
+// Judging is the server's judging engine.
+func (s *Server) Judging() *judging.Engine { return s.judging }
 
 // Close disconnects the judges and finishes the judging writes. Serve calls
 // it on the way out; a server used without Serve (httptest) is closed by
 // its owner.
 func (s *Server) Close() {
 	s.events.close()
+	// The connections' handlers end before the engine they use closes.
+	s.sockets.close()
 	s.judging.Close()
 }
 

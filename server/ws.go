@@ -4,13 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
+	"net"
 	"net/http"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/config"
+	"github.com/ringside-eval/ringside/judging"
+	"github.com/ringside-eval/ringside/store"
+	"golang.org/x/time/rate"
 )
 
 func (s *Server) registerJudgeRoutes(e *echo.Echo) {
@@ -24,26 +32,146 @@ func (s *Server) registerJudgeRoutes(e *echo.Echo) {
 // error frame and close code 4001, because a browser cannot read the
 // status of a refused handshake.
 func (s *Server) handleJudgeSocket(c echo.Context) error {
-	s.judging.serve(c.Response(), c.Request())
+	s.sockets.serve(c.Response(), c.Request())
 	return nil
 }
 
 // messageTimeout bounds the handling of one frame (a vote's commit).
 const messageTimeout = 30 * time.Second
 
+// judgeSockets is the websocket side of judging: it upgrades and
+// authenticates, reads the judges' frames and hands them to the engine,
+// whose messages go back through each connection (judgeconn.go).
+type judgeSockets struct {
+	engine *judging.Engine
+	db     *store.DB
+	cfg    config.Judging
+	logger *slog.Logger
+
+	upgrader  websocket.Upgrader
+	ipLimiter ipLimiter
+
+	// ctx bounds the handling of frames; Close cancels it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// wg tracks the connections' handlers, which Close waits for.
+	wg sync.WaitGroup
+
+	mu     sync.Mutex
+	conns  map[*conn]struct{}
+	closed bool
+	// untracked, when set, is told after a connection ended (tests).
+	untracked func()
+}
+
+// ipLimiter limits anonymous judges per client address, with echo's
+// rate-limiter store.
+type ipLimiter struct {
+	store *middleware.RateLimiterMemoryStore
+}
+
+func (l ipLimiter) allow(r *http.Request) bool {
+	ok, _ := l.store.Allow(clientIP(r))
+	return ok
+}
+
+func newJudgeSockets(engine *judging.Engine, db *store.DB, jc config.Judging, logger *slog.Logger) *judgeSockets {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &judgeSockets{
+		engine: engine, db: db, cfg: jc, logger: logger, ctx: ctx, cancel: cancel,
+		upgrader: websocket.Upgrader{
+			ReadBufferSize: 1024, WriteBufferSize: 1024,
+			// Judges mostly receive; a shared pool keeps an idle judge's
+			// memory to its read buffer.
+			WriteBufferPool:  &sync.Pool{},
+			HandshakeTimeout: 10 * time.Second,
+		},
+		ipLimiter: ipLimiter{middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+			Rate: rate.Limit(jc.Open.IPPerMinute / 60), Burst: jc.Open.IPBurst, ExpiresIn: 5 * time.Minute,
+		})},
+		conns: map[*conn]struct{}{},
+	}
+}
+
+// close closes every connection (1001), cancels the frames being handled
+// and waits for the handlers to end, so that the engine can close after.
+func (j *judgeSockets) close() {
+	j.mu.Lock()
+	if j.closed {
+		j.mu.Unlock()
+		return
+	}
+	j.closed = true
+	for c := range j.conns {
+		c.close(websocket.CloseGoingAway, "server shutting down")
+	}
+	j.mu.Unlock()
+	j.cancel()
+	j.wg.Wait()
+}
+
+// enter registers a handler that close must wait for; false once closed.
+func (j *judgeSockets) enter() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return false
+	}
+	j.wg.Add(1)
+	return true
+}
+
+// track registers a connection until it ends, so close can close it.
+func (j *judgeSockets) track(c *conn) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		c.close(websocket.CloseGoingAway, "server shutting down")
+		return
+	}
+	j.conns[c] = struct{}{}
+}
+
+func (j *judgeSockets) untrack(c *conn) {
+	j.mu.Lock()
+	delete(j.conns, c)
+	hook := j.untracked
+	j.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
+}
+
+// connections reports how many judges' websockets are open.
+func (j *judgeSockets) connections() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return len(j.conns)
+}
+
+// clientIP is the address of the peer, never a header a client can forge:
+// limits per address must not be dodged with X-Forwarded-For.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
 // serve upgrades the request and runs the connection until it ends.
-func (j *Judging) serve(w http.ResponseWriter, r *http.Request) {
+func (j *judgeSockets) serve(w http.ResponseWriter, r *http.Request) {
 	if !j.enter() {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	defer j.leave()
+	defer j.wg.Done()
 	judge, anonymous, authErr := j.authenticate(r)
 	ws, err := j.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader answered the request
 	}
-	c := newConn(ws, j)
+	c := newConn(ws, j.cfg)
 	j.track(c)
 	defer j.untrack(c)
 	wrote := make(chan struct{})
@@ -60,27 +188,19 @@ func (j *Judging) serve(w http.ResponseWriter, r *http.Request) {
 		j.refuse(c, authErr)
 		return
 	}
-	var s *session
-	for range 3 {
-		if s, err = j.session(judge, anonymous); err == nil {
-			ctx, cancel := context.WithTimeout(j.ctx, messageTimeout)
-			err = s.attach(ctx, c)
-			cancel()
-		}
-		if !errors.Is(err, errSessionDropped) {
-			break
-		}
-	}
+	ctx, cancel := context.WithTimeout(j.ctx, messageTimeout)
+	a, err := j.engine.Attach(ctx, judge, anonymous, c)
+	cancel()
 	if err != nil {
 		j.refuse(c, err)
 		return
 	}
-	defer s.detach(c)
-	j.readLoop(c, s)
+	defer a.Detach()
+	j.readLoop(c, a)
 }
 
 // refuse tells a judge why it may not judge, and closes.
-func (j *Judging) refuse(c *conn, err error) {
+func (j *judgeSockets) refuse(c *conn, err error) {
 	code := ringside.ErrorCode(err)
 	switch {
 	case errors.Is(err, errRateLimited):
@@ -107,7 +227,7 @@ func (j *Judging) refuse(c *conn, err error) {
 // readLoop reads the judge's frames until the connection ends. Frames are
 // handled one at a time, in order: a vote is acknowledged before the next
 // frame is read.
-func (j *Judging) readLoop(c *conn, s *session) {
+func (j *judgeSockets) readLoop(c *conn, a *judging.Attachment) {
 	for {
 		mt, data, err := c.read()
 		switch {
@@ -138,21 +258,21 @@ func (j *Judging) readLoop(c *conn, s *session) {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(j.ctx, messageTimeout)
-		j.dispatch(ctx, s, c, &in)
+		j.dispatch(ctx, a, c, &in)
 		cancel()
 	}
 }
 
-func (j *Judging) dispatch(ctx context.Context, s *session, c *conn, in *inMsg) {
+func (j *judgeSockets) dispatch(ctx context.Context, a *judging.Attachment, c *conn, in *inMsg) {
 	switch in.Type {
 	case frameNext:
-		s.next(ctx, c)
+		a.Next(ctx)
 	case frameVote:
-		s.vote(ctx, c, in)
+		a.Vote(ctx, &judging.VoteRequest{BattleID: in.BattleID, Winner: in.Winner, Dimensions: in.Dimensions, Reason: in.Reason})
 	case frameSkip:
-		s.skip(ctx, c, in.BattleID)
+		a.Skip(ctx, in.BattleID)
 	case frameFinish:
-		s.finish(ctx, c)
+		a.Finish(ctx)
 	case "":
 		c.enqueue(errorFrame(codeInvalid, "malformed frame: no type", in.BattleID))
 	default:
@@ -176,7 +296,7 @@ var errRateLimited = errors.New("rate limited")
 var tokenRE = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
 
 // authenticate finds the judge named by the request's token or cookie.
-func (j *Judging) authenticate(r *http.Request) (*ringside.Judge, bool, error) {
+func (j *judgeSockets) authenticate(r *http.Request) (*ringside.Judge, bool, error) {
 	ctx, cancel := context.WithTimeout(r.Context(), messageTimeout)
 	defer cancel()
 	token, fromCookie := r.URL.Query().Get("token"), false
@@ -214,16 +334,3 @@ func (j *Judging) authenticate(r *http.Request) (*ringside.Judge, bool, error) {
 	judge, err = j.db.CreateAnonymousJudge(ctx, hash, j.cfg.Open.Quota)
 	return judge, true, err
 }
-
-// enter registers a connection that Close must wait for; false once closed.
-func (j *Judging) enter() bool {
-	j.bg.mu.Lock()
-	defer j.bg.mu.Unlock()
-	if j.bg.closed {
-		return false
-	}
-	j.bg.wg.Add(1)
-	return true
-}
-
-func (j *Judging) leave() { j.bg.wg.Done() }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/ringside-eval/ringside/config"
 	"golang.org/x/time/rate"
 )
 
@@ -33,8 +34,7 @@ type conn struct {
 	softLimit                 int64
 }
 
-func newConn(ws *websocket.Conn, j *Judging) *conn {
-	cfg := j.cfg
+func newConn(ws *websocket.Conn, cfg config.Judging) *conn {
 	return &conn{
 		ws: ws, send: make(chan []byte, cfg.SendBuffer), closed: make(chan struct{}),
 		limiter: rate.NewLimiter(rate.Limit(cfg.MessagesPerSecond), cfg.MessageBurst),

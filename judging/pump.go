@@ -1,4 +1,4 @@
-package server
+package judging
 
 import (
 	"context"
@@ -82,10 +82,11 @@ const paceTick = 50 * time.Millisecond
 
 // pump streams a deal's feed to one connection, from the start: a pump on
 // a new connection first sends everything that arrived so far, in one delta
-// per side. It sends `end` for each side once all of it is shown, `open`
-// when voting opens, and, when a side fails, an `end` that voids the
-// battle, after which the session deals the next one.
-func (j *Judging) pump(ctx context.Context, s *session, c *conn, d *deal, done chan struct{}) {
+// per side. It sends End for each side once all of it is shown, Open when
+// voting opens, and, when a side fails, an End that voids the battle, after
+// which the session deals the next one. It stops when the connection no
+// longer takes messages or the session stops it (detach, replace, close).
+func (e *Engine) pump(ctx context.Context, s *session, c Conn, d *deal, done chan struct{}) {
 	defer close(done)
 	var (
 		sent  [2]int
@@ -101,35 +102,35 @@ func (j *Judging) pump(ctx context.Context, s *session, c *conn, d *deal, done c
 	}()
 	id := d.battle.ID
 	for {
-		v := d.feed.view(sent, j.now())
+		v := d.feed.view(sent, e.now())
 		for i := range sides {
 			if v.failed[i] {
-				c.enqueue(encode(endMsg{Type: frameEnd, BattleID: id, Side: sides[i], Error: voidMessage, Void: true}))
-				j.background(func() { s.voidDeal(d) })
+				c.End(id, sides[i], true)
+				e.background(func() { s.voidDeal(d) })
 				return
 			}
 			if v.text[i] != "" {
-				if !c.enqueue(encode(deltaMsg{Type: frameDelta, BattleID: id, Side: sides[i], Text: v.text[i]})) {
+				if !c.Delta(id, sides[i], v.text[i]) {
 					return
 				}
 			}
 			sent[i] = v.shown[i]
 			if v.full[i] && !ended[i] {
 				ended[i] = true
-				if !c.enqueue(encode(endMsg{Type: frameEnd, BattleID: id, Side: sides[i]})) {
+				if !c.End(id, sides[i], false) {
 					return
 				}
 			}
 		}
-		if !open && j.votingOpens(sent, ended) {
+		if !open && e.votingOpens(sent, ended) {
 			open = true
-			d.markOpen(j.now())
-			if !c.enqueue(encode(openMsg{Type: frameOpen, BattleID: id})) {
+			d.markOpen(e.now())
+			if !c.Open(id) {
 				return
 			}
 		}
 		if ended[0] && ended[1] {
-			d.markStreamed(j.now())
+			d.markStreamed(e.now())
 			return
 		}
 		if v.pending && tick == nil {
@@ -139,8 +140,6 @@ func (j *Judging) pump(ctx context.Context, s *session, c *conn, d *deal, done c
 		select {
 		case <-ctx.Done():
 			return
-		case <-c.closed:
-			return
 		case <-d.feed.notify:
 		case <-tickC:
 		}
@@ -148,15 +147,15 @@ func (j *Judging) pump(ctx context.Context, s *session, c *conn, d *deal, done c
 }
 
 // votingOpens applies judging.vote_opens to what the judge has been shown.
-func (j *Judging) votingOpens(shown [2]int, ended [2]bool) bool {
+func (e *Engine) votingOpens(shown [2]int, ended [2]bool) bool {
 	if ended[0] && ended[1] {
 		return true
 	}
-	if j.cfg.VoteOpens != config.VoteOpensPartial {
+	if e.cfg.VoteOpens != config.VoteOpensPartial {
 		return false
 	}
 	for i := range shown {
-		if !ended[i] && shown[i] < j.cfg.VoteOpenChars {
+		if !ended[i] && shown[i] < e.cfg.VoteOpenChars {
 			return false
 		}
 	}

@@ -1,4 +1,4 @@
-package server
+package judging
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // and a pair of models drawn as a sampled run draws them (run.weights),
 // both started at the same instant on identical input by arena.RunPair.
 type liveSource struct {
-	j         *Judging
+	e         *Engine
 	models    map[string]ringside.Model
 	streamers map[string]ringside.Streamer
 	names     []string
@@ -33,8 +33,8 @@ type liveSource struct {
 // server runs is seen within it.
 const promptsMaxAge = time.Minute
 
-func newLiveSource(j *Judging, cfg *config.Config, streamers map[string]ringside.Streamer, r *lockedRand) *liveSource {
-	l := &liveSource{j: j, models: map[string]ringside.Model{}, streamers: streamers,
+func newLiveSource(e *Engine, cfg *config.Config, streamers map[string]ringside.Streamer, r *lockedRand) *liveSource {
+	l := &liveSource{e: e, models: map[string]ringside.Model{}, streamers: streamers,
 		weights: cfg.Run.Weights, rand: r}
 	for _, m := range cfg.Models {
 		if streamers[m.Name] != nil {
@@ -52,14 +52,14 @@ func newLiveSource(j *Judging, cfg *config.Config, streamers map[string]ringside
 func (l *liveSource) promptList(ctx context.Context) ([]ringside.Prompt, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.prompts != nil && l.j.now().Sub(l.loadedAt) < promptsMaxAge {
+	if l.prompts != nil && l.e.now().Sub(l.loadedAt) < promptsMaxAge {
 		return l.prompts, nil
 	}
-	ps, err := l.j.db.Prompts(ctx, l.sets...)
+	ps, err := l.e.db.Prompts(ctx, l.sets...)
 	if err != nil {
 		return nil, err
 	}
-	l.prompts, l.loadedAt = ps, l.j.now()
+	l.prompts, l.loadedAt = ps, l.e.now()
 	return ps, nil
 }
 
@@ -89,12 +89,12 @@ func (l *liveSource) deal(ctx context.Context, judgeID string) (*deal, error) {
 	})
 	b := &ringside.Battle{Source: ringside.SourceLive, PromptID: p.ID, Sample: sample,
 		ModelA: pair.A, ModelB: pair.B, Category: p.Category, Kind: p.Kind, Tags: p.Tags}
-	if err := l.j.writes.DealBattle(ctx, b, true, judgeID); err != nil {
+	if err := l.e.writes.DealBattle(ctx, b, true, judgeID); err != nil {
 		return nil, err
 	}
-	f := newFeed(l.j.cfg.PaceToSlower)
+	f := newFeed(l.e.cfg.PaceToSlower)
 	d := newDeal(b, p.Messages, f)
-	if !l.j.background(func() { l.run(b, &p, f) }) {
+	if !l.e.background(func() { l.run(b, &p, f) }) {
 		return nil, ringside.Errorf(ringside.EUNAUTHORIZED, "server shutting down")
 	}
 	return d, nil
@@ -109,11 +109,11 @@ func (l *liveSource) run(b *ringside.Battle, p *ringside.Prompt, f *feed) {
 	entry := func(side int) arena.Entry {
 		return arena.Entry{
 			Streamer: l.streamers[ms[side].Name], Params: ms[side].Params,
-			OnDelta: func(d ringside.Delta) { f.append(side, d.Text, l.j.now()) },
-			OnDone:  func(o arena.Outcome) { f.finish(side, o.Err != nil, l.j.now()) },
+			OnDelta: func(d ringside.Delta) { f.append(side, d.Text, l.e.now()) },
+			OnDone:  func(o arena.Outcome) { f.finish(side, o.Err != nil, l.e.now()) },
 		}
 	}
-	oa, ob := arena.RunPair(l.j.ctx, l.j.now, req, entry(0), entry(1))
+	oa, ob := arena.RunPair(l.e.ctx, l.e.now, req, entry(0), entry(1))
 	outcomes := [2]arena.Outcome{oa, ob}
 	var gens [2]*ringside.Generation
 	var texts []string
@@ -124,8 +124,8 @@ func (l *liveSource) run(b *ringside.Battle, p *ringside.Prompt, f *feed) {
 	leak := identityLeak(p.Messages, texts, ms[:])
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := l.j.writes.FinishLiveBattle(ctx, b.ID, gens[0], gens[1], leak); err != nil {
-		l.j.logger.Error("store live battle", "battle", b.ID, "err", err)
+	if err := l.e.writes.FinishLiveBattle(ctx, b.ID, gens[0], gens[1], leak); err != nil {
+		l.e.logger.Error("store live battle", "battle", b.ID, "err", err)
 	}
 }
 

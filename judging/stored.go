@@ -1,4 +1,4 @@
-package server
+package judging
 
 import (
 	"cmp"
@@ -16,7 +16,7 @@ import (
 // never the same one twice to a judge, and replays their outputs at the
 // recorded pace or at once (judging.pace).
 type storedSource struct {
-	j    *Judging
+	e    *Engine
 	rand *lockedRand
 }
 
@@ -24,7 +24,7 @@ type storedSource struct {
 const storedCandidates = 32
 
 func (s *storedSource) deal(ctx context.Context, judgeID string) (*deal, error) {
-	cands, err := s.j.db.StoredCandidates(ctx, judgeID, s.j.cfg.Runs, storedCandidates)
+	cands, err := s.e.db.StoredCandidates(ctx, judgeID, s.e.cfg.Runs, storedCandidates)
 	if err != nil {
 		return nil, err
 	}
@@ -51,11 +51,11 @@ func (s *storedSource) deal(ctx context.Context, judgeID string) (*deal, error) 
 }
 
 func (s *storedSource) try(ctx context.Context, judgeID, battleID string) (*deal, error) {
-	b, err := s.j.db.Battle(ctx, battleID)
+	b, err := s.e.db.Battle(ctx, battleID)
 	if err != nil {
 		return nil, err
 	}
-	gens, messages, err := s.j.battleContent(ctx, b)
+	gens, messages, err := s.e.battleContent(ctx, b)
 	if err != nil {
 		return nil, err
 	}
@@ -63,23 +63,23 @@ func (s *storedSource) try(ctx context.Context, judgeID, battleID string) (*deal
 	if identityLeak(messages, []string{gens[0].Output, gens[1].Output}, models[:]) {
 		// Flag it for the rankings, and spare the judge a battle that
 		// would not count.
-		if err := s.j.writes.MarkIdentityLeak(ctx, b.ID); err != nil {
+		if err := s.e.writes.MarkIdentityLeak(ctx, b.ID); err != nil {
 			return nil, err
 		}
 		return nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s names a model", b.ID)
 	}
-	if err := s.j.writes.DealBattle(ctx, b, false, judgeID); err != nil {
+	if err := s.e.writes.DealBattle(ctx, b, false, judgeID); err != nil {
 		return nil, err
 	}
-	f := newFeed(s.j.cfg.PaceToSlower)
+	f := newFeed(s.e.cfg.PaceToSlower)
 	d := newDeal(b, messages, f)
-	if s.j.cfg.Pace == config.PaceInstant {
-		fill(f, gens, s.j.now())
+	if s.e.cfg.Pace == config.PaceInstant {
+		fill(f, gens, s.e.now())
 		return d, nil
 	}
-	ctx, cancel := context.WithCancel(s.j.ctx)
+	ctx, cancel := context.WithCancel(s.e.ctx)
 	d.stop = cancel
-	if !s.j.background(func() { s.j.replay(ctx, f, gens) }) {
+	if !s.e.background(func() { s.e.replay(ctx, f, gens) }) {
 		cancel()
 		return nil, ringside.Errorf(ringside.EUNAUTHORIZED, "server shutting down")
 	}
@@ -88,13 +88,13 @@ func (s *storedSource) try(ctx context.Context, judgeID, battleID string) (*deal
 
 // battleContent loads what a judge is shown of a stored battle: both
 // generations, which must exist and have succeeded, and the prompt.
-func (j *Judging) battleContent(ctx context.Context, b *ringside.Battle) ([2]*ringside.Generation, []ringside.Message, error) {
+func (e *Engine) battleContent(ctx context.Context, b *ringside.Battle) ([2]*ringside.Generation, []ringside.Message, error) {
 	var gens [2]*ringside.Generation
 	for i, id := range []string{b.GenerationA, b.GenerationB} {
 		if id == "" {
 			return gens, nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s has no output on side %s", b.ID, sides[i])
 		}
-		g, err := j.db.Generation(ctx, id)
+		g, err := e.db.Generation(ctx, id)
 		if err != nil {
 			return gens, nil, err
 		}
@@ -103,7 +103,7 @@ func (j *Judging) battleContent(ctx context.Context, b *ringside.Battle) ([2]*ri
 		}
 		gens[i] = g
 	}
-	p, err := j.db.Prompt(ctx, b.PromptID)
+	p, err := e.db.Prompt(ctx, b.PromptID)
 	if err != nil {
 		return gens, nil, err
 	}
@@ -113,13 +113,13 @@ func (j *Judging) battleContent(ctx context.Context, b *ringside.Battle) ([2]*ri
 // resume rebuilds an open deal from the database after a restart: both
 // outputs at once, since the judge saw them start already. A live battle
 // whose outputs were not finished cannot be resumed (ENOTFOUND).
-func (j *Judging) resume(ctx context.Context, b *ringside.Battle) (*deal, error) {
-	gens, messages, err := j.battleContent(ctx, b)
+func (e *Engine) resume(ctx context.Context, b *ringside.Battle) (*deal, error) {
+	gens, messages, err := e.battleContent(ctx, b)
 	if err != nil {
 		return nil, err
 	}
 	f := newFeed(false)
-	fill(f, gens, j.now())
+	fill(f, gens, e.now())
 	return newDeal(b, messages, f), nil
 }
 
@@ -167,13 +167,13 @@ func replayPlan(gens [2]*ringside.Generation) []replayEvent {
 
 // replay plays a stored battle into f at its recorded pace, until done or
 // ctx ends.
-func (j *Judging) replay(ctx context.Context, f *feed, gens [2]*ringside.Generation) {
-	start := j.now()
+func (e *Engine) replay(ctx context.Context, f *feed, gens [2]*ringside.Generation) {
+	start := e.now()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	<-timer.C
-	for _, e := range replayPlan(gens) {
-		if wait := e.at - j.now().Sub(start); wait > 0 {
+	for _, ev := range replayPlan(gens) {
+		if wait := ev.at - e.now().Sub(start); wait > 0 {
 			timer.Reset(wait)
 			select {
 			case <-ctx.Done():
@@ -181,10 +181,10 @@ func (j *Judging) replay(ctx context.Context, f *feed, gens [2]*ringside.Generat
 			case <-timer.C:
 			}
 		}
-		if e.end {
-			f.finish(e.side, false, j.now())
+		if ev.end {
+			f.finish(ev.side, false, e.now())
 		} else {
-			f.append(e.side, e.text, j.now())
+			f.append(ev.side, ev.text, e.now())
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package judging
 
 import (
 	"context"
@@ -16,16 +16,16 @@ import (
 // session is one judge as the server knows them in memory: the connection
 // (at most one), the battle being shown, and the progress. Its methods run
 // under mu, one at a time per judge; a slow database only slows that judge.
-// Lock order: Judging.mu before session.mu.
+// Lock order: Engine.mu before session.mu.
 type session struct {
-	j           *Judging
+	e           *Engine
 	judge       ringside.Judge
 	anonymous   bool
 	dealLimiter *rate.Limiter // anonymous judges only
 
 	mu      sync.Mutex
 	loaded  bool
-	conn    *conn
+	conn    Conn
 	cur     *deal
 	pump    *pumpHandle
 	votes   int
@@ -40,12 +40,12 @@ func (s *session) load(ctx context.Context) error {
 	if s.loaded {
 		return nil
 	}
-	n, err := s.j.db.CountJudgeVotes(ctx, s.judge.ID)
+	n, err := s.e.db.CountJudgeVotes(ctx, s.judge.ID)
 	if err != nil {
 		return err
 	}
 	s.votes = n
-	open, err := s.j.db.OpenDeal(ctx, s.judge.ID)
+	open, err := s.e.db.OpenDeal(ctx, s.judge.ID)
 	switch ringside.ErrorCode(err) {
 	case "":
 		s.cur = s.resumeFromDB(ctx, open)
@@ -60,17 +60,17 @@ func (s *session) load(ctx context.Context) error {
 // resumeFromDB rebuilds an open deal left by an earlier process. A battle
 // whose outputs cannot be shown in full any more is void.
 func (s *session) resumeFromDB(ctx context.Context, open *store.Deal) *deal {
-	b, err := s.j.db.Battle(ctx, open.BattleID)
+	b, err := s.e.db.Battle(ctx, open.BattleID)
 	var d *deal
 	if err == nil {
-		d, err = s.j.resume(ctx, b)
+		d, err = s.e.resume(ctx, b)
 	}
 	if err != nil {
 		if ringside.ErrorCode(err) == ringside.EINTERNAL {
-			s.j.logger.Error("resume battle", "battle", open.BattleID, "err", err)
+			s.e.logger.Error("resume battle", "battle", open.BattleID, "err", err)
 		}
-		if cerr := s.j.writes.CloseDeal(ctx, open.BattleID, s.judge.ID, store.DealVoid); cerr != nil && ringside.ErrorCode(cerr) != ringside.ECONFLICT {
-			s.j.logger.Error("void unresumable battle", "battle", open.BattleID, "err", cerr)
+		if cerr := s.e.writes.CloseDeal(ctx, open.BattleID, s.judge.ID, store.DealVoid); cerr != nil && ringside.ErrorCode(cerr) != ringside.ECONFLICT {
+			s.e.logger.Error("void unresumable battle", "battle", open.BattleID, "err", cerr)
 		}
 		return nil
 	}
@@ -83,7 +83,7 @@ var errSessionDropped = errors.New("session dropped")
 
 // attach makes c the judge's connection, replacing (and closing) an older
 // one, and greets the judge.
-func (s *session) attach(ctx context.Context, c *conn) error {
+func (s *session) attach(ctx context.Context, c Conn) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.dropped {
@@ -98,18 +98,17 @@ func (s *session) attach(ctx context.Context, c *conn) error {
 	}
 	s.stopPump()
 	if old := s.conn; old != nil {
-		old.enqueue(errorFrame(codeReplaced, "this judge connected again elsewhere", ""))
-		old.close(closeReplaced, "connected elsewhere")
+		old.Close(Replaced)
 	}
 	s.conn = c
-	c.enqueue(encode(helloMsg{Type: frameHello, Judge: s.judge.Name, Anonymous: s.anonymous,
-		Progress: s.progress(), Dimensions: s.j.dims, Reveal: s.j.cfg.Reveal}))
+	c.Hello(Hello{Judge: s.judge.Name, Anonymous: s.anonymous,
+		Progress: s.progress(), Dimensions: s.e.dims, Reveal: s.e.cfg.Reveal})
 	return nil
 }
 
 // detach forgets c when it is still the judge's connection, and keeps the
 // battle for the resume window.
-func (s *session) detach(c *conn) {
+func (s *session) detach(c Conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conn != c {
@@ -120,7 +119,7 @@ func (s *session) detach(c *conn) {
 	if s.dropped {
 		return
 	}
-	s.expire = time.AfterFunc(s.j.cfg.ResumeWindow, func() { s.j.forget(s) })
+	s.expire = time.AfterFunc(s.e.cfg.ResumeWindow, func() { s.e.forget(s) })
 }
 
 // idle reports whether nobody is connected (for forget).
@@ -142,9 +141,8 @@ func (s *session) drop() {
 	}
 }
 
-// shutdown closes the connection with code and reason and drops the
-// session.
-func (s *session) shutdown(code int, reason string) {
+// shutdown closes the connection for why and drops the session.
+func (s *session) shutdown(why Ending) {
 	s.mu.Lock()
 	c := s.conn
 	s.stopPump()
@@ -153,22 +151,19 @@ func (s *session) shutdown(code int, reason string) {
 	}
 	s.mu.Unlock()
 	if c != nil {
-		if code == closeUnauthorized {
-			c.enqueue(errorFrame(codeUnauthorized, reason, ""))
-		}
-		c.close(code, reason)
+		c.Close(why)
 	}
 	s.drop()
 }
 
-func (s *session) progress() progress {
-	quota := s.judge.Quota
-	return progress{Done: s.votes, Quota: quota}
+func (s *session) progress() Progress {
+	return Progress{Done: s.votes, Quota: s.judge.Quota}
 }
 
-func (s *session) send(frame []byte) {
+// sendFn runs fn on the connection, if there is one.
+func (s *session) sendFn(fn func(Conn)) {
 	if s.conn != nil {
-		s.conn.enqueue(frame)
+		fn(s.conn)
 	}
 }
 
@@ -176,9 +171,9 @@ func (s *session) send(frame []byte) {
 func (s *session) sendError(err error, battleID string) {
 	code := ringside.ErrorCode(err)
 	if code == ringside.EINTERNAL {
-		s.j.logger.Error("judging", "judge", s.judge.ID, "err", err)
+		s.e.logger.Error("judging", "judge", s.judge.ID, "err", err)
 	}
-	s.send(errorFrame(code, ringside.ErrorMessage(err), battleID))
+	s.sendFn(func(c Conn) { c.Error(code, ringside.ErrorMessage(err), battleID) })
 }
 
 func (s *session) startPump(d *deal) {
@@ -186,11 +181,11 @@ func (s *session) startPump(d *deal) {
 	if s.conn == nil {
 		return
 	}
-	ctx, cancel := context.WithCancel(s.j.ctx)
+	ctx, cancel := context.WithCancel(s.e.ctx)
 	h := &pumpHandle{cancel: cancel, done: make(chan struct{})}
 	c := s.conn
 	s.pump = h
-	if !s.j.background(func() { s.j.pump(ctx, s, c, d, h.done) }) {
+	if !s.e.background(func() { s.e.pump(ctx, s, c, d, h.done) }) {
 		close(h.done) // shutting down: nothing to stream to
 	}
 }
@@ -202,16 +197,17 @@ func (s *session) stopPump() {
 	}
 }
 
-// show sends the deal's battle frame and starts streaming it.
+// show sends the deal's battle and starts streaming it.
 func (s *session) show(d *deal, resumed bool) {
-	s.send(encode(battleMsg{Type: frameBattle, BattleID: d.battle.ID, Messages: d.messages,
-		Dimensions: s.j.dims, Progress: s.progress(), Resumed: resumed}))
+	b := Battle{ID: d.battle.ID, Messages: d.messages, Dimensions: s.e.dims,
+		Progress: s.progress(), Resumed: resumed}
+	s.sendFn(func(c Conn) { c.Battle(b) })
 	s.startPump(d)
 }
 
-// next answers a `next` frame: the battle being shown (resumed from the
+// next answers the judge's Next: the battle being shown (resumed from the
 // start), or a new one, or `done` when the quota is met or nothing is left.
-func (s *session) next(ctx context.Context, c *conn) {
+func (s *session) next(ctx context.Context, c Conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conn != c {
@@ -226,16 +222,16 @@ func (s *session) dealNext(ctx context.Context) {
 		return
 	}
 	if q := s.judge.Quota; q > 0 && s.votes >= q {
-		s.sendDone(ctx, doneQuota)
+		s.sendDone(ctx, DoneQuota)
 		return
 	}
 	if s.dealLimiter != nil && !s.dealLimiter.Allow() {
-		s.send(errorFrame(codeRateLimited, "too many battles in a short time; wait a little", ""))
+		s.sendFn(func(c Conn) { c.Error(CodeRateLimited, "too many battles in a short time; wait a little", "") })
 		return
 	}
-	d, err := s.j.source.deal(ctx, s.judge.ID)
+	d, err := s.e.source.deal(ctx, s.judge.ID)
 	if ringside.ErrorCode(err) == ringside.ENOTFOUND {
-		s.sendDone(ctx, doneEmpty)
+		s.sendDone(ctx, DoneEmpty)
 		return
 	} else if err != nil {
 		s.sendError(err, "")
@@ -248,43 +244,43 @@ func (s *session) dealNext(ctx context.Context) {
 // sendDone ends a session; with reveal after_session it names the models
 // of the battles the judge voted on.
 func (s *session) sendDone(ctx context.Context, reason string) {
-	msg := doneMsg{Type: frameDone, Reason: reason, Progress: s.progress()}
-	if s.j.cfg.Reveal == config.RevealAfterSession {
-		voted, err := s.j.db.JudgeVotedBattles(ctx, s.judge.ID, 500)
+	msg := Done{Reason: reason, Progress: s.progress()}
+	if s.e.cfg.Reveal == config.RevealAfterSession {
+		voted, err := s.e.db.JudgeVotedBattles(ctx, s.judge.ID, 500)
 		if err != nil {
 			s.sendError(err, "")
 			return
 		}
 		for _, r := range voted {
-			msg.Reveals = append(msg.Reveals, revealedMsg{BattleID: r.BattleID, A: r.ModelA, B: r.ModelB, Winner: r.Winner})
+			msg.Reveals = append(msg.Reveals, Revealed{BattleID: r.BattleID, A: r.ModelA, B: r.ModelB, Winner: r.Winner})
 		}
 	}
-	s.send(encode(msg))
+	s.sendFn(func(c Conn) { c.Done(msg) })
 }
 
-// finish answers a `finish` frame: the judge ends the session.
-func (s *session) finish(ctx context.Context, c *conn) {
+// finish answers the judge's Finish: the judge ends the session.
+func (s *session) finish(ctx context.Context, c Conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conn != c {
 		return
 	}
-	s.sendDone(ctx, doneFinished)
+	s.sendDone(ctx, DoneFinished)
 }
 
-// skip answers a `skip` frame: the battle is closed unvoted and the next
+// skip answers the judge's Skip: the battle is closed unvoted and the next
 // one dealt.
-func (s *session) skip(ctx context.Context, c *conn, battleID string) {
+func (s *session) skip(ctx context.Context, c Conn, battleID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conn != c {
 		return
 	}
 	if s.cur == nil || s.cur.battle.ID != battleID {
-		s.send(errorFrame(codeConflict, "that battle is not the one being shown", battleID))
+		s.sendFn(func(c Conn) { c.Error(ringside.ECONFLICT, "that battle is not the one being shown", battleID) })
 		return
 	}
-	if err := s.j.writes.CloseDeal(ctx, battleID, s.judge.ID, store.DealSkipped); err != nil && ringside.ErrorCode(err) != ringside.ECONFLICT {
+	if err := s.e.writes.CloseDeal(ctx, battleID, s.judge.ID, store.DealSkipped); err != nil && ringside.ErrorCode(err) != ringside.ECONFLICT {
 		s.sendError(err, battleID)
 		return
 	}
@@ -294,14 +290,14 @@ func (s *session) skip(ctx context.Context, c *conn, battleID string) {
 
 // voidDeal ends d as void after a side failed, and deals the next battle.
 func (s *session) voidDeal(d *deal) {
-	ctx, cancel := context.WithTimeout(s.j.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(s.e.ctx, 30*time.Second)
 	defer cancel()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cur != d {
 		return
 	}
-	if err := s.j.writes.CloseDeal(ctx, d.battle.ID, s.judge.ID, store.DealVoid); err != nil && ringside.ErrorCode(err) != ringside.ECONFLICT {
+	if err := s.e.writes.CloseDeal(ctx, d.battle.ID, s.judge.ID, store.DealVoid); err != nil && ringside.ErrorCode(err) != ringside.ECONFLICT {
 		s.sendError(err, d.battle.ID)
 	}
 	s.endCurrent()
@@ -319,9 +315,9 @@ func (s *session) endCurrent() {
 	}
 }
 
-// vote answers a `vote` frame. The acknowledgement (`voted`) is sent only
+// vote answers the judge's Vote. The acknowledgement (Voted) is sent only
 // once the vote is committed; a repeated vote gets the first one's result.
-func (s *session) vote(ctx context.Context, c *conn, in *inMsg) {
+func (s *session) vote(ctx context.Context, c Conn, in *VoteRequest) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conn != c {
@@ -336,9 +332,9 @@ func (s *session) vote(ctx context.Context, c *conn, in *inMsg) {
 	isCur := cur != nil && cur.battle.ID == v.BattleID
 	canOpen := isCur && cur.isOpen()
 	if canOpen {
-		v.DurationMs = cur.voteDuration(s.j.now())
+		v.DurationMs = cur.voteDuration(s.e.now())
 	}
-	first, err := s.j.writes.CastVote(ctx, v, canOpen)
+	first, err := s.e.writes.CastVote(ctx, v, canOpen)
 	duplicate := first != nil && err != nil
 	if err != nil && !duplicate {
 		s.sendError(err, v.BattleID)
@@ -346,37 +342,37 @@ func (s *session) vote(ctx context.Context, c *conn, in *inMsg) {
 	}
 	if !duplicate {
 		s.votes++
-		s.j.voteCommitted()
+		s.e.onVote()
 	}
 	var battle *ringside.Battle
 	if isCur {
 		battle = cur.battle
 		s.endCurrent()
 	}
-	msg := votedMsg{Type: frameVoted, BattleID: first.BattleID, Winner: first.Winner,
+	msg := Voted{BattleID: first.BattleID, Winner: first.Winner,
 		Dimensions: first.Dimensions, Duplicate: duplicate, Progress: s.progress()}
-	if s.j.cfg.Reveal == config.RevealAfterVote {
+	if s.e.cfg.Reveal == config.RevealAfterVote {
 		if battle == nil {
-			if battle, err = s.j.db.Battle(ctx, first.BattleID); err != nil {
+			if battle, err = s.e.db.Battle(ctx, first.BattleID); err != nil {
 				s.sendError(err, first.BattleID)
 				return
 			}
 		}
-		msg.Reveal = &reveal{A: battle.ModelA, B: battle.ModelB}
+		msg.Reveal = &Reveal{A: battle.ModelA, B: battle.ModelB}
 	}
-	s.send(encode(msg))
+	s.sendFn(func(c Conn) { c.Voted(msg) })
 }
 
-// parseVote checks a vote frame against the configured dimensions.
-func (s *session) parseVote(in *inMsg) (*ringside.Vote, error) {
+// parseVote checks a vote against the configured dimensions.
+func (s *session) parseVote(in *VoteRequest) (*ringside.Vote, error) {
 	v := &ringside.Vote{BattleID: in.BattleID, JudgeID: s.judge.ID, Winner: ringside.Winner(in.Winner), Reason: in.Reason}
-	if len([]rune(in.Reason)) > s.j.cfg.MaxReasonChars {
-		return nil, ringside.FieldError("reason", "longer than %d characters", s.j.cfg.MaxReasonChars)
+	if len([]rune(in.Reason)) > s.e.cfg.MaxReasonChars {
+		return nil, ringside.FieldError("reason", "longer than %d characters", s.e.cfg.MaxReasonChars)
 	}
 	if len(in.Dimensions) > 0 {
 		v.Dimensions = make(map[string]ringside.Winner, len(in.Dimensions))
 		for dim, w := range in.Dimensions {
-			if !slices.Contains(s.j.dims, dim) {
+			if !slices.Contains(s.e.dims, dim) {
 				return nil, ringside.FieldError("dimensions", "%q is not a configured dimension", dim)
 			}
 			v.Dimensions[dim] = ringside.Winner(w)
