@@ -151,7 +151,7 @@ func (m *Main) judgeRules(ctx context.Context, db *store.DB, jc config.Judge, j 
 	if err != nil {
 		return err
 	}
-	needed := map[string][]judge.Result{}
+	needed := map[string][]ringside.CheckResult{}
 	for _, b := range battles {
 		needed[b.GenerationA], needed[b.GenerationB] = nil, nil
 	}
@@ -167,7 +167,7 @@ func (m *Main) judgeRules(ctx context.Context, db *store.DB, jc config.Judge, j 
 			break
 		}
 		ids := make([]string, 0, len(gens))
-		var rows []store.CheckResult
+		var rows []ringside.CheckResult
 		for i := range gens {
 			g := &gens[i]
 			rs, ok := rules.Check(g)
@@ -181,7 +181,7 @@ func (m *Main) judgeRules(ctx context.Context, db *store.DB, jc config.Judge, j 
 				needed[g.ID] = rs
 			}
 			for _, r := range rs {
-				rows = append(rows, store.CheckResult{GenerationID: g.ID, Source: r.Source, Index: r.Index, Type: r.Type,
+				rows = append(rows, ringside.CheckResult{GenerationID: g.ID, Source: r.Source, Index: r.Index, Type: r.Type,
 					Dimension: r.Dimension, Weight: r.Weight, Pass: r.Pass, Detail: r.Detail})
 				if r.Pass {
 					passed++
