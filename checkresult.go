@@ -1,6 +1,9 @@
 package ringside
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // CheckResult is one check's outcome on one generation, as a rules judge
 // finds it and the store keeps it, with the reason in a few words ("212
@@ -18,6 +21,17 @@ type CheckResult struct {
 	Pass      bool      `json:"pass"`
 	Detail    string    `json:"detail"`
 	CheckedAt time.Time `json:"checked_at"`
+}
+
+// Name identifies the check the result is for: "checks[2] regex" for the
+// third of its prompt's checks, "defaults[0] max_latency_ms" for a judge's
+// first default.
+func (r *CheckResult) Name() string {
+	list := "checks"
+	if r.Source == "default" {
+		list = "defaults"
+	}
+	return fmt.Sprintf("%s[%d] %s", list, r.Index, r.Type)
 }
 
 // CheckScore is one generation's check results summed: who, on which prompt

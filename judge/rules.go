@@ -119,7 +119,7 @@ func ruleReason(ta, tb Tally, a, b []ringside.CheckResult) string {
 		var failed []string
 		for i := range side.results {
 			if !side.results[i].Pass {
-				failed = append(failed, resultName(&side.results[i]))
+				failed = append(failed, side.results[i].Name())
 			}
 		}
 		if len(failed) > 0 {

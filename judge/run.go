@@ -12,12 +12,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// resultName identifies the check a result is for, as Check.Name does.
-func resultName(r *ringside.CheckResult) string {
-	c := Check{Source: r.Source, Index: r.Index, Type: r.Type}
-	return c.Name()
-}
-
 // Run runs every check of the set on a generation of its prompt.
 func (s *Set) Run(g *ringside.Generation) []ringside.CheckResult {
 	out := make([]ringside.CheckResult, len(s.Checks))
