@@ -1,10 +1,10 @@
 package arena
 
 import (
-	"math"
 	"slices"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/rank"
 )
 
 // ModelSummary is one model's measurements over a set of generations.
@@ -70,25 +70,9 @@ func Summarize(gens []ringside.Generation) []ModelSummary {
 		a := by[n]
 		slices.Sort(a.ttft)
 		slices.Sort(a.latency)
-		a.s.TTFTP50, a.s.TTFTP95 = Quantile(a.ttft, 0.5), Quantile(a.ttft, 0.95)
-		a.s.LatencyP50, a.s.LatencyP95 = Quantile(a.latency, 0.5), Quantile(a.latency, 0.95)
+		a.s.TTFTP50, a.s.TTFTP95 = rank.Quantile(a.ttft, 0.5), rank.Quantile(a.ttft, 0.95)
+		a.s.LatencyP50, a.s.LatencyP95 = rank.Quantile(a.latency, 0.5), rank.Quantile(a.latency, 0.95)
 		out = append(out, a.s)
 	}
 	return out
-}
-
-// Quantile returns the q-quantile of sorted values by linear interpolation
-// between closest ranks (numpy's default, "type 7"), so that figures match
-// what a notebook computes from the same data. NaN for no values.
-func Quantile(sorted []float64, q float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	h := q * float64(n-1)
-	lo := int(math.Floor(h))
-	if lo >= n-1 {
-		return sorted[n-1]
-	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
 }
