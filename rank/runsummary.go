@@ -1,10 +1,9 @@
-package arena
+package rank
 
 import (
 	"slices"
 
 	"github.com/ringside-eval/ringside"
-	"github.com/ringside-eval/ringside/rank"
 )
 
 // ModelSummary is one model's measurements over a set of generations.
@@ -30,8 +29,9 @@ type ModelSummary struct {
 	CostUSD   float64 `json:"cost_usd"`
 }
 
-// Summarize returns one summary per model found in gens, by model name.
-func Summarize(gens []ringside.Generation) []ModelSummary {
+// SummarizeRun returns one summary per model found in a run's generations,
+// by model name: what `ringside run` prints at its end.
+func SummarizeRun(gens []ringside.Generation) []ModelSummary {
 	type acc struct {
 		s             ModelSummary
 		ttft, latency []float64
@@ -70,8 +70,8 @@ func Summarize(gens []ringside.Generation) []ModelSummary {
 		a := by[n]
 		slices.Sort(a.ttft)
 		slices.Sort(a.latency)
-		a.s.TTFTP50, a.s.TTFTP95 = rank.Quantile(a.ttft, 0.5), rank.Quantile(a.ttft, 0.95)
-		a.s.LatencyP50, a.s.LatencyP95 = rank.Quantile(a.latency, 0.5), rank.Quantile(a.latency, 0.95)
+		a.s.TTFTP50, a.s.TTFTP95 = Quantile(a.ttft, 0.5), Quantile(a.ttft, 0.95)
+		a.s.LatencyP50, a.s.LatencyP95 = Quantile(a.latency, 0.5), Quantile(a.latency, 0.95)
 		out = append(out, a.s)
 	}
 	return out

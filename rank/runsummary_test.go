@@ -1,14 +1,14 @@
-package arena_test
+package rank_test
 
 import (
 	"math"
 	"testing"
 
 	"github.com/ringside-eval/ringside"
-	"github.com/ringside-eval/ringside/arena"
+	"github.com/ringside-eval/ringside/rank"
 )
 
-func TestSummarize(t *testing.T) {
+func TestSummarizeRun(t *testing.T) {
 	gens := []ringside.Generation{
 		{Model: "b", TTFTMs: 100, LatencyMs: 1000, TokensIn: 10, TokensOut: 20, CostUSD: 0.5},
 		{Model: "a", TTFTMs: 10, LatencyMs: 100, TokensIn: 1, TokensOut: 2, CostUSD: 0.1, TokensEstimated: true},
@@ -17,7 +17,7 @@ func TestSummarize(t *testing.T) {
 		{Model: "a", ErrorKind: ringside.ErrKindTimeout},
 		{Model: "a", ErrorKind: ringside.ErrKindServer},
 	}
-	got := arena.Summarize(gens)
+	got := rank.SummarizeRun(gens)
 	if len(got) != 2 || got[0].Model != "a" || got[1].Model != "b" {
 		t.Fatalf("Summarize = %+v", got)
 	}
