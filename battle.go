@@ -31,8 +31,8 @@ type Battle struct {
 	Category string   `json:"category,omitempty"`
 	Kind     string   `json:"kind,omitempty"`
 	Tags     []string `json:"tags,omitempty"`
-	// IdentityLeak marks a battle in which a model named itself; such
-	// battles are left out of rankings by default.
+	// IdentityLeak marks a battle whose outputs name a model (NamesAModel);
+	// such battles are left out of rankings by default.
 	IdentityLeak bool `json:"identity_leak,omitempty"`
 	// Extra keeps the fields of an imported record that ringside does not
 	// know, so an export gives them back.

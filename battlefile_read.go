@@ -10,9 +10,10 @@ import (
 	"runtime"
 )
 
-// BattleRecord is one line of a battle file (DESIGN.md, "Battle record"): the
-// public Chatbot Arena fields, ringside's optional ones, and every unknown
-// field kept verbatim in Extra so that an export gives it back.
+// BattleRecord is one line of a battle file (docs/formats.md, "Battle
+// record"): the public Chatbot Arena fields, ringside's optional ones, and
+// every unknown field kept verbatim in Extra so that an export gives it
+// back.
 //
 // Measured values are pointers because a missing value (unknown) and a zero
 // (a free local model, an empty answer) must stay apart in summaries.

@@ -156,7 +156,7 @@ func (x *execution) finish(t *task, c *Contestant, o Outcome) {
 	g := x.r.generation(t, c, o)
 
 	t.mu.Lock()
-	t.leaks[name] = NamesItself(g.Output, c.Model)
+	t.outputs[name] = g.Output
 	var battles []*ringside.Battle
 	var rest []Pair
 	for _, p := range t.pending {
@@ -179,6 +179,13 @@ func (x *execution) finish(t *task, c *Contestant, o Outcome) {
 	if err == nil {
 		t.gens[name] = g.ID
 		t.pending = rest
+	} else {
+		delete(t.outputs, name)
+	}
+	if len(t.pending) == 0 {
+		// The round's battles are all stored: its outputs are needed no
+		// more, and a run holds many rounds.
+		clear(t.outputs)
 	}
 	t.mu.Unlock()
 

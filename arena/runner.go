@@ -4,11 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/ringside-eval/ringside"
 )
@@ -137,13 +134,14 @@ type task struct {
 	round   *Round
 	need    []string // models to generate, in round order
 	pending []Pair   // battles still to store, sides as drawn
-	// gens and leaks hold, per model of the round, its stored generation
-	// id and whether that output names its model; guarded by mu, which is
-	// also held across a save so two sides finishing together cannot both
-	// miss the battle between them.
-	mu    sync.Mutex
-	gens  map[string]string
-	leaks map[string]bool
+	// gens and outputs hold, per model of the round, its stored generation
+	// id and its output, which the identity check of a battle reads while
+	// the battle is still pending; guarded by mu, which is also held across
+	// a save so two sides finishing together cannot both miss the battle
+	// between them.
+	mu      sync.Mutex
+	gens    map[string]string
+	outputs map[string]string
 }
 
 // Prepare reads what the run has stored and plans the rest. Errors: the
@@ -171,7 +169,7 @@ func (r *Runner) Prepare(ctx context.Context) (*Plan, error) {
 	rounds := Schedule(r.names, r.cfg.Prompts, r.cfg.Samples, r.cfg.Pairing)
 	for i := range rounds {
 		rd := &rounds[i]
-		t := &task{round: rd, gens: map[string]string{}, leaks: map[string]bool{}}
+		t := &task{round: rd, gens: map[string]string{}, outputs: map[string]string{}}
 		for _, m := range rd.Models() {
 			plan.TotalGenerations++
 			if g := have[genKey{rd.Prompt.ID, m, rd.Sample}]; g != nil {
@@ -194,7 +192,7 @@ func (r *Runner) Prepare(ctx context.Context) (*Plan, error) {
 		// Only a partly done round (after a kill, or a change of models or
 		// seed) has stored generations that unstored battles will use;
 		// their outputs are read for the identity check, the rest never.
-		if err := r.loadLeaks(ctx, t, slices.Concat(ready, t.pending)); err != nil {
+		if err := r.loadOutputs(ctx, t, slices.Concat(ready, t.pending)); err != nil {
 			return nil, err
 		}
 		for _, p := range ready {
@@ -218,19 +216,20 @@ func (r *Runner) Prepare(ctx context.Context) (*Plan, error) {
 	return plan, nil
 }
 
-// loadLeaks reads the stored generations that the given battles will use.
-func (r *Runner) loadLeaks(ctx context.Context, t *task, pairs []Pair) error {
+// loadOutputs reads the outputs of the stored generations that the given
+// battles will use.
+func (r *Runner) loadOutputs(ctx context.Context, t *task, pairs []Pair) error {
 	for _, p := range pairs {
 		for _, m := range []string{p.A, p.B} {
 			id := t.gens[m]
-			if _, ok := t.leaks[m]; ok || id == "" {
+			if _, ok := t.outputs[m]; ok || id == "" {
 				continue
 			}
 			g, err := r.cfg.Store.Generation(ctx, id)
 			if err != nil {
 				return fmt.Errorf("arena: generation %s: %w", id, err)
 			}
-			t.leaks[m] = NamesItself(g.Output, r.byName[m].Model)
+			t.outputs[m] = g.Output
 		}
 	}
 	return nil
@@ -246,53 +245,18 @@ func involves(pairs []Pair, model string) bool {
 }
 
 // battle is the record of pair p in t's round, with the generation ids
-// known so far.
+// known so far. Both outputs must be in t.outputs: the battle is marked
+// then, once, as ringside.NamesAModel finds.
 func (r *Runner) battle(t *task, p Pair) *ringside.Battle {
 	pr := t.round.Prompt
+	leak := ringside.NamesAModel(pr.Messages, []string{t.outputs[p.A], t.outputs[p.B]},
+		[]ringside.Model{r.byName[p.A].Model, r.byName[p.B].Model})
 	return &ringside.Battle{
 		RunID: r.cfg.RunID, Source: ringside.SourceRun,
 		PromptID: pr.ID, Sample: t.round.Sample,
 		ModelA: p.A, ModelB: p.B,
 		GenerationA: t.gens[p.A], GenerationB: t.gens[p.B],
 		Category: pr.Category, Kind: pr.Kind, Tags: pr.Tags,
-		IdentityLeak: t.leaks[p.A] || t.leaks[p.B],
+		IdentityLeak: leak,
 	}
-}
-
-// NamesItself reports whether output names its model: its configured name
-// or its provider's model id, ignoring case, as a whole word ("alpha" in
-// "alphabet" is not a name). Judges must not learn who is who before
-// voting, so a battle with such an output is marked as an identity leak
-// (and left out of rankings by default). Names shorter than three
-// characters are not looked for: they match ordinary words.
-func NamesItself(output string, m ringside.Model) bool {
-	low := strings.ToLower(output)
-	for _, name := range []string{m.Name, m.ModelID} {
-		if len(name) >= 3 && containsWord(low, strings.ToLower(name)) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsWord reports whether word occurs in s with no letter or digit
-// directly before or after it.
-func containsWord(s, word string) bool {
-	for from := 0; ; {
-		i := strings.Index(s[from:], word)
-		if i < 0 {
-			return false
-		}
-		start, end := from+i, from+i+len(word)
-		before, _ := utf8.DecodeLastRuneInString(s[:start])
-		after, _ := utf8.DecodeRuneInString(s[end:])
-		if !isWordRune(before) && !isWordRune(after) {
-			return true
-		}
-		from = start + 1
-	}
-}
-
-func isWordRune(r rune) bool {
-	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }

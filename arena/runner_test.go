@@ -402,19 +402,67 @@ func TestNewRejectsBadConfig(t *testing.T) {
 	}
 }
 
-func TestNamesItself(t *testing.T) {
-	m := ringside.Model{Name: "sim-breeze", ModelID: "gpt-4o"}
-	for text, want := range map[string]bool{
-		"I'm sim-breeze, happy to help.": true,
-		"— SIM-BREEZE":                   true,
-		"As GPT-4o, I think":             true,
-		"gpt-4o-mini says":               true, // the family still shows
-		"a gpt-4o2 model":                false,
-		"a sim-breezey day":              false,
-		"nothing to see":                 false,
-	} {
-		if got := arena.NamesItself(text, m); got != want {
-			t.Errorf("NamesItself(%q) = %v, want %v", text, got, want)
+func TestRunnerMarksBattlesThatNameAnyModelAtCreation(t *testing.T) {
+	s := newMemStore()
+	prompts := testPrompts(4)
+	prompts[3].Messages = append(prompts[3].Messages, ringside.Message{Role: "user", Content: "What is Claude?"})
+	// gamma's answers name beta (p00: a leak only in a battle with beta),
+	// a vendor (p01), its own provider id (p02) and, on p03, a product the
+	// prompt asked about.
+	answers := map[string]string{"p00": "Unlike Beta, I am brief.", "p01": "OpenAI trained me.",
+		"p02": "gm-2b-instruct here.", "p03": "Claude is an assistant."}
+	gamma := &fakeModel{name: "gamma"}
+	gamma.fn = func(ctx context.Context, req ringside.Request) (ringside.Result, error) {
+		return ringside.Result{Text: answers[req.PromptID]}, nil
+	}
+	quiet := func(name string) *fakeModel {
+		f := &fakeModel{name: name}
+		f.fn = func(ctx context.Context, req ringside.Request) (ringside.Result, error) {
+			return ringside.Result{Text: "happy to help."}, nil
+		}
+		return f
+	}
+	cfg := arena.Config{RunID: "run1", Prompts: prompts, Samples: 1, Concurrency: 3, Store: s,
+		Contestants: []arena.Contestant{
+			{Model: ringside.Model{Name: "alpha", Provider: "sim"}, Streamer: quiet("alpha")},
+			{Model: ringside.Model{Name: "beta", Provider: "sim"}, Streamer: quiet("beta")},
+			{Model: ringside.Model{Name: "gamma", Provider: "sim", ModelID: "gm-2b-instruct"}, Streamer: gamma},
+		}}
+	mustRun(t, cfg)
+	want := func(b *ringside.Battle) bool {
+		has := func(m string) bool { return b.ModelA == m || b.ModelB == m }
+		switch b.PromptID {
+		case "p00":
+			return has("gamma") && has("beta")
+		case "p01", "p02":
+			return has("gamma")
+		}
+		return false
+	}
+	check := func(when string) {
+		t.Helper()
+		if len(s.battles) != 12 {
+			t.Fatalf("%s: %d battles, want 12", when, len(s.battles))
+		}
+		for _, b := range s.battles {
+			if b.IdentityLeak != want(b) {
+				t.Errorf("%s: battle %s-%s on %s: identity leak %v, want %v", when, b.ModelA, b.ModelB, b.PromptID, b.IdentityLeak, want(b))
+			}
 		}
 	}
+	check("run")
+	// Forget gamma's battles on p00 and p01: a resume makes them from the
+	// stored outputs, and must mark them by the same rule.
+	var kept []*ringside.Battle
+	for _, b := range s.battles {
+		if b.ModelA != "gamma" && b.ModelB != "gamma" || b.PromptID > "p01" {
+			kept = append(kept, b)
+		}
+	}
+	s.battles = kept
+	plan, _ := mustRun(t, cfg)
+	if plan.Ready != 4 || plan.Generations != 0 {
+		t.Fatalf("resume plan %+v, want 4 ready battles and no generation", plan)
+	}
+	check("resume")
 }

@@ -44,11 +44,8 @@ type Check struct {
 // Name identifies the check in reasons and errors: "checks[2] regex" or
 // "defaults[0] max_latency_ms".
 func (c *Check) Name() string {
-	list := "checks"
-	if c.Source == SourceDefault {
-		list = "defaults"
-	}
-	return fmt.Sprintf("%s[%d] %s", list, c.Index, c.Type)
+	r := ringside.CheckResult{Source: c.Source, Index: c.Index, Type: c.Type}
+	return r.Name()
 }
 
 // Which of value, pattern and schema each type reads, and what kind of JSON

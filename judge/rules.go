@@ -29,7 +29,7 @@ func (s Score) Value() float64 {
 // AllPassed reports whether there were checks and every one passed.
 func (s Score) AllPassed() bool { return s.Checks > 0 && s.Passed == s.Checks }
 
-func (s *Score) add(r Result) {
+func (s *Score) add(r ringside.CheckResult) {
 	s.Checks++
 	s.Weight += r.Weight
 	if r.Pass {
@@ -46,7 +46,7 @@ type Tally struct {
 }
 
 // TallyResults sums results.
-func TallyResults(results []Result) Tally {
+func TallyResults(results []ringside.CheckResult) Tally {
 	t := Tally{Dimensions: map[string]Score{}}
 	for _, r := range results {
 		t.Overall.add(r)
@@ -98,7 +98,7 @@ func compareScores(a, b Score) ringside.Winner {
 // RuleVote is the rule judge's vote on one battle, given each side's check
 // results; ok is false when the prompt has no checks, so there is nothing to
 // vote on.
-func RuleVote(a, b []Result) (w ringside.Winner, dims map[string]ringside.Winner, reason string, ok bool) {
+func RuleVote(a, b []ringside.CheckResult) (w ringside.Winner, dims map[string]ringside.Winner, reason string, ok bool) {
 	ta, tb := TallyResults(a), TallyResults(b)
 	if ta.Overall.Checks == 0 && tb.Overall.Checks == 0 {
 		return "", nil, "", false
@@ -109,12 +109,12 @@ func RuleVote(a, b []Result) (w ringside.Winner, dims map[string]ringside.Winner
 
 // ruleReason says in one line why: both scores and which checks each side
 // failed.
-func ruleReason(ta, tb Tally, a, b []Result) string {
+func ruleReason(ta, tb Tally, a, b []ringside.CheckResult) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "a passed %s, b passed %s", scoreText(ta.Overall), scoreText(tb.Overall))
 	for _, side := range []struct {
 		name    string
-		results []Result
+		results []ringside.CheckResult
 	}{{"a", a}, {"b", b}} {
 		var failed []string
 		for i := range side.results {

@@ -10,10 +10,10 @@ import (
 )
 
 // res builds results: one per (dimension, weight, pass).
-func res(items ...any) []judge.Result {
-	var out []judge.Result
+func res(items ...any) []ringside.CheckResult {
+	var out []ringside.CheckResult
 	for i := 0; i < len(items); i += 3 {
-		out = append(out, judge.Result{Source: judge.SourcePrompt, Index: i / 3, Type: "contains",
+		out = append(out, ringside.CheckResult{Source: judge.SourcePrompt, Index: i / 3, Type: "contains",
 			Dimension: items[i].(string), Weight: items[i+1].(float64), Pass: items[i+2].(bool)})
 	}
 	return out
@@ -23,7 +23,7 @@ func TestRuleVoteVerdicts(t *testing.T) {
 	const fa, ff = "factual_accuracy", "format_compliance"
 	for _, tc := range []struct {
 		name string
-		a, b []judge.Result
+		a, b []ringside.CheckResult
 		want ringside.Winner
 		dims map[string]ringside.Winner
 	}{
@@ -75,8 +75,8 @@ func TestRulesCheckGenerationsOfKnownPrompts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, ok := r.Check(&ringside.Generation{PromptID: "p1", Output: "A REFUND"})
-	if !ok || len(got) != 1 || !got[0].Pass || got[0].Dimension != "factual_accuracy" {
+	got, ok := r.Check(&ringside.Generation{ID: "g1", PromptID: "p1", Output: "A REFUND"})
+	if !ok || len(got) != 1 || !got[0].Pass || got[0].Dimension != "factual_accuracy" || got[0].GenerationID != "g1" {
 		t.Fatalf("Check = %+v, %v", got, ok)
 	}
 	if _, ok := r.Check(&ringside.Generation{PromptID: "gone"}); ok {

@@ -27,7 +27,7 @@ func NewRules(prompts []ringside.Prompt, defaults []Check) (*Rules, error) {
 
 // Check runs the checks of the generation's prompt on it. ok is false when
 // the prompt is not one of the judge's.
-func (r *Rules) Check(g *ringside.Generation) (results []Result, ok bool) {
+func (r *Rules) Check(g *ringside.Generation) (results []ringside.CheckResult, ok bool) {
 	s, ok := r.sets[g.PromptID]
 	if !ok {
 		return nil, false

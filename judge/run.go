@@ -12,27 +12,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// Result is one check's outcome on one generation, with the reason in a few
-// words ("212 words > 200", "at /total: got string, want number").
-type Result struct {
-	Source    string  `json:"source"`
-	Index     int     `json:"index"`
-	Type      string  `json:"type"`
-	Dimension string  `json:"dimension,omitempty"`
-	Weight    float64 `json:"weight"`
-	Pass      bool    `json:"pass"`
-	Detail    string  `json:"detail"`
-}
-
-// Name identifies the check the result is for, as Check.Name does.
-func (r *Result) Name() string {
-	c := Check{Source: r.Source, Index: r.Index, Type: r.Type}
-	return c.Name()
-}
-
 // Run runs every check of the set on a generation of its prompt.
-func (s *Set) Run(g *ringside.Generation) []Result {
-	out := make([]Result, len(s.Checks))
+func (s *Set) Run(g *ringside.Generation) []ringside.CheckResult {
+	out := make([]ringside.CheckResult, len(s.Checks))
 	for i := range s.Checks {
 		c := &s.Checks[i]
 		pass, detail := false, ""
@@ -43,7 +25,7 @@ func (s *Set) Run(g *ringside.Generation) []Result {
 		} else {
 			pass, detail = c.run(g, s.Reference)
 		}
-		out[i] = Result{Source: c.Source, Index: c.Index, Type: c.Type, Dimension: c.Dimension,
+		out[i] = ringside.CheckResult{GenerationID: g.ID, Source: c.Source, Index: c.Index, Type: c.Type, Dimension: c.Dimension,
 			Weight: c.Weight, Pass: pass, Detail: detail}
 	}
 	return out

@@ -7,9 +7,9 @@ import (
 	"github.com/ringside-eval/ringside"
 )
 
-// Store is what a Runner needs of the database. Its two writes take this
-// package's results, so that judge does not depend on store;
-// judgestore.New adapts store.DB to them.
+// Store is what a Runner needs of the database. SaveJudgment takes this
+// package's judgment, so that judge does not depend on store;
+// judgestore.New adapts store.DB to it.
 type Store interface {
 	// Prompts returns every stored prompt.
 	Prompts(ctx context.Context, sets ...string) ([]ringside.Prompt, error)
@@ -27,10 +27,10 @@ type Store interface {
 	// SaveAutoVotes stores votes, skipping any the judge already cast, and
 	// returns how many it added.
 	SaveAutoVotes(ctx context.Context, votes []*ringside.Vote) (int, error)
-	// SaveCheckResults replaces, in one transaction, the judge's results
-	// for the generations: results[i] are those of generationIDs[i] (none
-	// clears them).
-	SaveCheckResults(ctx context.Context, judgeID string, generationIDs []string, results [][]Result) error
+	// ReplaceCheckResults replaces, in one transaction, the judge's
+	// results for the generations (a generation without results in
+	// results is cleared).
+	ReplaceCheckResults(ctx context.Context, judgeID string, generationIDs []string, results []ringside.CheckResult) error
 	// SaveJudgment stores an LLM judgment of a battle and its vote (nil for
 	// a failure) in one transaction. A vote the judge already cast on the
 	// battle is ECONFLICT and nothing is stored.

@@ -13,7 +13,7 @@ const page = 500
 // votes on the plan's battles.
 func (r *Runner) executeRules(ctx context.Context, plan *Plan) (Report, error) {
 	var rep Report
-	needed := map[string][]Result{}
+	needed := map[string][]ringside.CheckResult{}
 	for _, b := range plan.battles {
 		needed[b.GenerationA], needed[b.GenerationB] = nil, nil
 	}
@@ -41,14 +41,14 @@ func (r *Runner) executeRules(ctx context.Context, plan *Plan) (Report, error) {
 // checkAll runs the checks on every generation in scope, not only those in
 // battles: pass^k needs every sample. Results are replaced, so they follow
 // edited checks. The results of the generations in needed are kept there.
-func (r *Runner) checkAll(ctx context.Context, rules *Rules, needed map[string][]Result, rep *Report) error {
+func (r *Runner) checkAll(ctx context.Context, rules *Rules, needed map[string][]ringside.CheckResult, rep *Report) error {
 	for after := ""; ; {
 		gens, err := r.cfg.Store.GenerationsPage(ctx, r.cfg.RunID, after, page)
 		if err != nil || len(gens) == 0 {
 			return err
 		}
 		ids := make([]string, 0, len(gens))
-		results := make([][]Result, 0, len(gens))
+		var results []ringside.CheckResult
 		for i := range gens {
 			g := &gens[i]
 			rs, ok := rules.Check(g)
@@ -58,7 +58,7 @@ func (r *Runner) checkAll(ctx context.Context, rules *Rules, needed map[string][
 			}
 			rep.Checked++
 			ids = append(ids, g.ID)
-			results = append(results, rs)
+			results = append(results, rs...)
 			if _, want := needed[g.ID]; want {
 				needed[g.ID] = rs
 			}
@@ -69,7 +69,7 @@ func (r *Runner) checkAll(ctx context.Context, rules *Rules, needed map[string][
 			}
 			rep.Results += len(rs)
 		}
-		if err := r.cfg.Store.SaveCheckResults(ctx, r.cfg.JudgeID, ids, results); err != nil {
+		if err := r.cfg.Store.ReplaceCheckResults(ctx, r.cfg.JudgeID, ids, results); err != nil {
 			return err
 		}
 		after = gens[len(gens)-1].ID

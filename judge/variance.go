@@ -7,37 +7,6 @@ import (
 	"github.com/ringside-eval/ringside"
 )
 
-// Sample is one generation's rule results summed: who, on which prompt and
-// sample, the prompt's slice attributes, and how it did. A generation gives
-// one Sample with Dimension "" for all its checks and one per dimension its
-// checks name, counting that dimension's checks only. store.DB.CheckScores
-// returns rows of this shape.
-type Sample struct {
-	Model    string
-	PromptID string
-	Sample   int
-	Category string
-	Kind     string
-	Tags     []string
-	// Dimension is "" for the overall row.
-	Dimension    string
-	Checks       int
-	Passed       int
-	Weight       float64
-	WeightPassed float64
-}
-
-// AllPassed reports whether there were checks and every one passed.
-func (s *Sample) AllPassed() bool { return s.Checks > 0 && s.Passed == s.Checks }
-
-// Score is the weighted share of checks passed.
-func (s *Sample) Score() float64 {
-	if s.Weight == 0 {
-		return 0
-	}
-	return s.WeightPassed / s.Weight
-}
-
 // PassStats is how consistently one model passes its checks when asked the
 // same prompt k times. The worst case is what users remember: pass^k is the
 // share of prompts on which all k samples pass, pass@k the share on which at
@@ -71,8 +40,8 @@ type PassStats struct {
 // ComputePassStats computes PassStats per model over the overall rows
 // (Dimension "") of samples, sorted by model. Samples without checks say
 // nothing about passing and are left out.
-func ComputePassStats(samples []Sample) []PassStats {
-	return passStats(samples, func(s *Sample) bool { return s.Dimension == "" })
+func ComputePassStats(samples []ringside.CheckScore) []PassStats {
+	return passStats(samples, func(s *ringside.CheckScore) bool { return s.Dimension == "" })
 }
 
 // Slicings PassStatsBy knows.
@@ -82,8 +51,8 @@ var PassSlicings = []string{"category", "kind", "tag", "dimension"}
 // category, kind, tag (a sample counts in every tag of its prompt) or
 // dimension (each dimension's checks alone). Samples with an empty slice
 // value are left out.
-func PassStatsBy(samples []Sample, by string) (map[string][]PassStats, error) {
-	groups := map[string][]Sample{}
+func PassStatsBy(samples []ringside.CheckScore, by string) (map[string][]PassStats, error) {
+	groups := map[string][]ringside.CheckScore{}
 	for _, s := range samples {
 		var keys []string
 		switch by {
@@ -117,7 +86,7 @@ func PassStatsBy(samples []Sample, by string) (map[string][]PassStats, error) {
 	return out, nil
 }
 
-func passStats(samples []Sample, keep func(*Sample) bool) []PassStats {
+func passStats(samples []ringside.CheckScore, keep func(*ringside.CheckScore) bool) []PassStats {
 	// model → prompt → the samples' scores and passes.
 	type prompt struct {
 		scores []float64

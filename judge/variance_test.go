@@ -4,19 +4,20 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/judge"
 )
 
 // sample is one generation's overall row: passed of checks, all weight 1.
-func sample(model, prompt string, k, passed, checks int) judge.Sample {
-	return judge.Sample{Model: model, PromptID: prompt, Sample: k, Category: "cat-" + prompt, Kind: "typical",
+func sample(model, prompt string, k, passed, checks int) ringside.CheckScore {
+	return ringside.CheckScore{Model: model, PromptID: prompt, Sample: k, Category: "cat-" + prompt, Kind: "typical",
 		Checks: checks, Passed: passed, Weight: float64(checks), WeightPassed: float64(passed)}
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestPassStatsWithOneSample(t *testing.T) {
-	got := judge.ComputePassStats([]judge.Sample{
+	got := judge.ComputePassStats([]ringside.CheckScore{
 		sample("m1", "p1", 0, 2, 2),
 		sample("m1", "p2", 0, 1, 2),
 		sample("m1", "p3", 0, 4, 4),
@@ -37,7 +38,7 @@ func TestPassStatsWithOneSample(t *testing.T) {
 }
 
 func TestPassStatsWithThreeSamples(t *testing.T) {
-	samples := []judge.Sample{
+	samples := []ringside.CheckScore{
 		// m1 passes everything, every time.
 		sample("m1", "p1", 0, 2, 2), sample("m1", "p1", 1, 2, 2), sample("m1", "p1", 2, 2, 2),
 		sample("m1", "p2", 0, 2, 2), sample("m1", "p2", 1, 2, 2), sample("m1", "p2", 2, 2, 2),
@@ -71,7 +72,7 @@ func TestPassStatsWithThreeSamples(t *testing.T) {
 }
 
 func TestPassStatsUnevenSamples(t *testing.T) {
-	got := judge.ComputePassStats([]judge.Sample{
+	got := judge.ComputePassStats([]ringside.CheckScore{
 		sample("m", "p1", 0, 1, 1), sample("m", "p1", 1, 1, 1), sample("m", "p1", 2, 0, 1),
 		sample("m", "p2", 0, 1, 1),
 	})[0]
@@ -89,7 +90,7 @@ func TestPassStatsBySlice(t *testing.T) {
 	overall.Tags = []string{"billing", "vip"}
 	other := sample("m", "p2", 0, 1, 1)
 	other.Tags = []string{"billing"}
-	samples := []judge.Sample{overall, fa, ff, other}
+	samples := []ringside.CheckScore{overall, fa, ff, other}
 
 	byDim, err := judge.PassStatsBy(samples, "dimension")
 	if err != nil {

@@ -65,28 +65,6 @@ func TestUnpacedFeedShowsEverythingAtOnceAndNeverSplitsACharacter(t *testing.T) 
 	}
 }
 
-func TestIdentityLeak(t *testing.T) {
-	models := []ringside.Model{{Name: "acme-large", ModelID: "acme-l-2"}, {Name: "zed", ModelID: "zed-7b"}}
-	prompt := []ringside.Message{{Role: "user", Content: "Compare ChatGPT with a spreadsheet."}}
-	for _, tc := range []struct {
-		out  string
-		leak bool
-	}{
-		{"Refunds take a week.", false},
-		{"I am Acme-Large, happy to help.", true},
-		{"Served by zed-7b.", true},
-		{"As an AI developed by OpenAI, I cannot.", true},
-		{"I'm Claude.", true},
-		{"GPT-4o says hi.", true},
-		{"ChatGPT is a chatbot; a spreadsheet is not.", false}, // the prompt says it
-		{"Our llamas graze; the bards sing; grokking takes time.", false},
-	} {
-		if got := identityLeak(prompt, []string{tc.out}, models); got != tc.leak {
-			t.Errorf("identityLeak(%q) = %v, want %v", tc.out, got, tc.leak)
-		}
-	}
-}
-
 func TestReplayPlanSpreadsOutputOverRecordedTiming(t *testing.T) {
 	gens := [2]*ringside.Generation{
 		{Output: "one two three four five six seven", TTFTMs: 100, LatencyMs: 700},

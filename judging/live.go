@@ -121,7 +121,7 @@ func (l *liveSource) run(b *ringside.Battle, p *ringside.Prompt, f *feed) {
 		gens[i] = liveGeneration(b, ms[i], o)
 		texts = append(texts, o.Result.Text)
 	}
-	leak := identityLeak(p.Messages, texts, ms[:])
+	leak := ringside.NamesAModel(p.Messages, texts, ms[:])
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := l.e.writes.FinishLiveBattle(ctx, b.ID, gens[0], gens[1], leak); err != nil {

@@ -41,7 +41,7 @@ func (s *storedSource) deal(ctx context.Context, judgeID string) (*deal, error) 
 		if err == nil {
 			return d, nil
 		}
-		// A battle that cannot be shown (a leak found now, a prompt gone)
+		// A battle that cannot be shown (a prompt gone, a side failed)
 		// gives way to the next candidate.
 		if code := ringside.ErrorCode(err); code != ringside.ENOTFOUND && code != ringside.ECONFLICT {
 			return nil, err
@@ -58,15 +58,6 @@ func (s *storedSource) try(ctx context.Context, judgeID, battleID string) (*deal
 	gens, messages, err := s.e.battleContent(ctx, b)
 	if err != nil {
 		return nil, err
-	}
-	models := [2]ringside.Model{{Name: b.ModelA}, {Name: b.ModelB}}
-	if identityLeak(messages, []string{gens[0].Output, gens[1].Output}, models[:]) {
-		// Flag it for the rankings, and spare the judge a battle that
-		// would not count.
-		if err := s.e.writes.MarkIdentityLeak(ctx, b.ID); err != nil {
-			return nil, err
-		}
-		return nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s names a model", b.ID)
 	}
 	if err := s.e.writes.DealBattle(ctx, b, false, judgeID); err != nil {
 		return nil, err

@@ -21,12 +21,7 @@ func LoadPassStats(ctx context.Context, db *store.DB, runID string) (map[string]
 		if err != nil {
 			return nil, err
 		}
-		// The two types have the same fields: store cannot import judge.
-		samples := make([]judge.Sample, len(rows))
-		for i, r := range rows {
-			samples[i] = judge.Sample(r)
-		}
-		if ps := judge.ComputePassStats(samples); len(ps) > 0 {
+		if ps := judge.ComputePassStats(rows); len(ps) > 0 {
 			if out == nil {
 				out = map[string][]judge.PassStats{}
 			}

@@ -1,7 +1,7 @@
 // Package rank turns judged battles into leaderboards: a Bradley-Terry fit by
 // exact maximum likelihood, bootstrap or sandwich intervals, Rank(UB), slices,
 // online Elo, per-model latency and cost summaries, and comparisons between
-// two models. It follows DESIGN.md's rating conventions: outcomes 1 / 0 / ½,
+// two models. It follows the public Chatbot Arena rating conventions: outcomes 1 / 0 / ½,
 // P(a beats b) = 1/(1+10^((R_b−R_a)/400)), mean 1000 over the rated models or
 // an anchor, 2.5th and 97.5th bootstrap percentiles (numpy's default type-7
 // interpolation) around the full-data fit.

@@ -21,8 +21,8 @@ func badFormat(format string) error {
 }
 
 // Write renders the leaderboard: "table" (aligned for a terminal), "json"
-// (DESIGN.md's shape, indented), "csv" (one row per model and slice; the
-// matrix is left out) or "md".
+// (the shape of docs/formats.md, indented), "csv" (one row per model and
+// slice; the matrix is left out) or "md".
 func (lb *Leaderboard) Write(w io.Writer, format string) error {
 	switch format {
 	case "json":

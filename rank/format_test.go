@@ -124,7 +124,7 @@ func TestGoldenLeaderboard(t *testing.T) {
 	}
 }
 
-// The JSON has DESIGN.md's shape: these keys, in this order.
+// The JSON has the documented shape (docs/formats.md): these keys, in this order.
 func TestLeaderboardJSONShape(t *testing.T) {
 	lb := mustRank(t, threeModels(t), Options{Rounds: 20})
 	var buf bytes.Buffer

@@ -5,8 +5,8 @@ import (
 	"sort"
 )
 
-// Method describes how a leaderboard was computed (DESIGN.md, "Leaderboard
-// JSON"). Interval is ringside's addition: bootstrap, sandwich or none.
+// Method describes how a leaderboard was computed (docs/formats.md,
+// "Leaderboard JSON"). Interval is ringside's addition: bootstrap, sandwich or none.
 type Method struct {
 	Model           string  `json:"model"`
 	Scale           float64 `json:"scale"`
@@ -20,7 +20,7 @@ type Method struct {
 	Interval        string  `json:"interval"`
 }
 
-// Leaderboard is the JSON shape of DESIGN.md: models sorted by rating,
+// Leaderboard is the JSON shape of docs/formats.md: models sorted by rating,
 // highest first, plus ringside's optional parts. Models without a finite
 // rating are never in Models; they are in Flagged with the reason.
 type Leaderboard struct {

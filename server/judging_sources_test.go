@@ -86,24 +86,6 @@ func TestStoredBattlesAreDealtOncePerJudgeAndReplayed(t *testing.T) {
 	}
 }
 
-func TestStoredBattleThatNamesAModelIsMarkedAndNotDealt(t *testing.T) {
-	h := newHarness(t, func(c *config.Config) { c.Judging.Source = config.SourceStored }, nil)
-	battles := storeRunBattles(t, h, map[string][2]string{
-		"refund-1": {"As ChatGPT, I can say refunds take a week.", "A week."},
-	})
-	j := h.dial(h.invite("j", 0))
-	j.send(map[string]string{"type": "next"})
-	if d := j.until("done"); d.Reason != "empty" {
-		t.Fatalf("leaking battle dealt: %s", d.raw)
-	}
-	for id := range battles {
-		b, err := h.db.Battle(context.Background(), id)
-		if err != nil || !b.IdentityLeak {
-			t.Fatalf("battle %+v not marked, %v", b, err)
-		}
-	}
-}
-
 func TestLiveOutputThatNamesItsModelReachesTheJudgeAndMarksTheBattle(t *testing.T) {
 	leaky := "As quill-beta, trained by a lab, I would say a week. "
 	h := newHarness(t, nil, map[string]*fakeModel{modelZephyr.Name: newFake(zephyrText, 0), modelQuill.Name: newFake(leaky, 0)})

@@ -27,9 +27,9 @@ const (
 	leaderboardCacheSize = 16
 )
 
-// LeaderboardReport is the answer of GET /api/leaderboard: DESIGN.md's
-// leaderboard JSON (with perf fields per model and, with ?by=, slices) plus
-// the rules judges' pass statistics keyed by judge label, and the judging
+// LeaderboardReport is the answer of GET /api/leaderboard: the
+// leaderboard JSON of docs/formats.md (with perf fields per model and,
+// with ?by=, slices) plus the rules judges' pass statistics keyed by judge label, and the judging
 // dimensions configured, so the page can offer them even before anyone
 // voted on one.
 type LeaderboardReport struct {
@@ -138,7 +138,7 @@ func (s *Server) handleLeaderboard(c echo.Context) error {
 }
 
 // handleBattlesDownload is GET /api/battles.jsonl: every vote as a line of
-// DESIGN.md's battle format, streamed.
+// the battle format (docs/formats.md), streamed.
 func (s *Server) handleBattlesDownload(c echo.Context) error {
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "application/x-ndjson")

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -33,11 +34,13 @@ func (s *Server) handlePage(pages fs.FS, name string) echo.HandlerFunc {
 	}
 }
 
-// cacheAssets lets browsers keep assets with hashed names for a year; the
-// others are revalidated.
+// cacheAssets lets browsers keep assets with content-hashed names for a
+// year: a new build gives changed content a new name, and the pages that
+// name it are never cached. The others (public/assets/style.css) are
+// revalidated.
 func cacheAssets(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.URL.Path, "-") && (strings.HasSuffix(r.URL.Path, ".js") || strings.HasSuffix(r.URL.Path, ".css")) {
+		if hashedAsset.MatchString(r.URL.Path) {
 			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 		} else {
 			w.Header().Set("Cache-Control", "no-cache")
@@ -58,3 +61,8 @@ func noListings(files fs.FS, next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// hashedAsset matches the names ui/vite.config.ts gives built scripts and
+// styles: name, "-", an eight-character content hash (Rollup's URL-safe
+// base64), extension.
+var hashedAsset = regexp.MustCompile(`^/assets/[^/]+-[A-Za-z0-9_-]{8}\.(js|css)$`)

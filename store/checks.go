@@ -5,32 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/ringside-eval/ringside"
 )
-
-// CheckResult is a rules judge's result for one check on one generation.
-type CheckResult struct {
-	GenerationID string `json:"generation_id"`
-	JudgeID      string `json:"judge_id"`
-	// Source is "prompt" or "default"; Index the check's place there.
-	Source    string    `json:"source"`
-	Index     int       `json:"index"`
-	Type      string    `json:"type"`
-	Dimension string    `json:"dimension,omitempty"`
-	Weight    float64   `json:"weight"`
-	Pass      bool      `json:"pass"`
-	Detail    string    `json:"detail"`
-	CheckedAt time.Time `json:"checked_at"`
-}
 
 // ReplaceCheckResults stores a rules judge's results for the given
 // generations in one transaction, replacing what that judge stored for them
 // before (a generation whose prompt has no checks is in generationIDs with no
 // results, which clears it). Every result's GenerationID must be among
 // generationIDs.
-func (db *DB) ReplaceCheckResults(ctx context.Context, judgeID string, generationIDs []string, results []CheckResult) error {
+func (db *DB) ReplaceCheckResults(ctx context.Context, judgeID string, generationIDs []string, results []ringside.CheckResult) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -102,7 +86,7 @@ type CheckFilter struct {
 
 // CheckResults returns the stored check results matching f, by generation
 // and then in the order the checks were written.
-func (db *DB) CheckResults(ctx context.Context, f CheckFilter) ([]CheckResult, error) {
+func (db *DB) CheckResults(ctx context.Context, f CheckFilter) ([]ringside.CheckResult, error) {
 	var where []string
 	var args []any
 	add := func(cond string, v any) {
@@ -132,9 +116,9 @@ func (db *DB) CheckResults(ctx context.Context, f CheckFilter) ([]CheckResult, e
 		return nil, err
 	}
 	defer rows.Close()
-	var out []CheckResult
+	var out []ringside.CheckResult
 	for rows.Next() {
-		var r CheckResult
+		var r ringside.CheckResult
 		var checked string
 		if err := rows.Scan(&r.GenerationID, &r.JudgeID, &r.Source, &r.Index, &r.Type, &r.Dimension,
 			&r.Weight, &r.Pass, &r.Detail, &checked); err != nil {
@@ -146,29 +130,11 @@ func (db *DB) CheckResults(ctx context.Context, f CheckFilter) ([]CheckResult, e
 	return out, rows.Err()
 }
 
-// CheckScore is one generation's check results summed, with what pass rates
-// are sliced by. Each generation gives a row with Dimension "" for all its
-// checks and a row per dimension its checks name. The fields are those of
-// judge.Sample, in the same order, so a row converts with judge.Sample(row).
-type CheckScore struct {
-	Model        string
-	PromptID     string
-	Sample       int
-	Category     string
-	Kind         string
-	Tags         []string
-	Dimension    string
-	Checks       int
-	Passed       int
-	Weight       float64
-	WeightPassed float64
-}
-
 // CheckScores returns the summed results of a rules judge for the
 // generations of a run (of every run and live generation when runID is ""),
 // ordered by model, prompt, sample and dimension. It is what pass rates,
 // pass^k and pass@k are computed from (judge.ComputePassStats).
-func (db *DB) CheckScores(ctx context.Context, judgeID, runID string) ([]CheckScore, error) {
+func (db *DB) CheckScores(ctx context.Context, judgeID, runID string) ([]ringside.CheckScore, error) {
 	const cols = `g.model, g.prompt_id, g.sample, coalesce(p.category, ''), coalesce(p.kind, ''), coalesce(p.tags, '[]')`
 	const sums = `count(*), sum(c.pass), sum(c.weight), sum(c.weight * c.pass)`
 	const from = ` FROM check_results c JOIN generations g ON g.id = c.generation_id
@@ -183,9 +149,9 @@ func (db *DB) CheckScores(ctx context.Context, judgeID, runID string) ([]CheckSc
 		return nil, err
 	}
 	defer rows.Close()
-	var out []CheckScore
+	var out []ringside.CheckScore
 	for rows.Next() {
-		var s CheckScore
+		var s ringside.CheckScore
 		var tags string
 		if err := rows.Scan(&s.Model, &s.PromptID, &s.Sample, &s.Category, &s.Kind, &tags, &s.Dimension,
 			&s.Checks, &s.Passed, &s.Weight, &s.WeightPassed); err != nil {

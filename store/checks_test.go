@@ -60,7 +60,7 @@ func TestCheckResultsReplaceAndSum(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := f.gens["m1/p1/0"]
-	first := []store.CheckResult{
+	first := []ringside.CheckResult{
 		{GenerationID: g.ID, Source: "prompt", Index: 0, Type: "contains", Dimension: "factual_accuracy", Weight: 2, Pass: true, Detail: "found"},
 		{GenerationID: g.ID, Source: "prompt", Index: 1, Type: "max_words", Dimension: "instruction_following", Weight: 1, Pass: false, Detail: "212 words > 200"},
 		{GenerationID: g.ID, Source: "default", Index: 0, Type: "no_refusal", Weight: 1, Pass: true, Detail: "not a refusal"},
@@ -85,7 +85,7 @@ func TestCheckResultsReplaceAndSum(t *testing.T) {
 	}
 
 	other := f.gens["m1/p1/1"]
-	if err := db.ReplaceCheckResults(ctx, rules.ID, []string{other.ID}, []store.CheckResult{
+	if err := db.ReplaceCheckResults(ctx, rules.ID, []string{other.ID}, []ringside.CheckResult{
 		{GenerationID: other.ID, Source: "prompt", Index: 0, Type: "contains", Dimension: "factual_accuracy", Weight: 2, Pass: true},
 	}); err != nil {
 		t.Fatal(err)

@@ -120,8 +120,9 @@ func (db *DB) Ping(ctx context.Context) error {
 }
 
 // migrate applies every embedded migration not yet recorded, each in its own
-// transaction together with its record, so a failed migration leaves the
-// database at the previous version.
+// transaction together with its record and its Go step if it has one
+// (goSteps), so a failed migration leaves the database at the previous
+// version.
 func (db *DB) migrate(ctx context.Context) error {
 	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`); err != nil {
@@ -172,6 +173,11 @@ func (db *DB) applyMigration(ctx context.Context, version int, name string) erro
 	}
 	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 		return err
+	}
+	if step := goSteps[version]; step != nil {
+		if err := step(ctx, tx); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
 		version, filepath.Base(name), formatTime(db.Now())); err != nil {

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -67,5 +70,121 @@ func TestMigration006CountsDealsAlreadyStored(t *testing.T) {
 	}
 	if len(cands) != 1 || cands[0].BattleID != "b2" {
 		t.Fatalf("candidates for j3 = %+v, want only b2 (b1 was dealt to j3, b3 failed)", cands)
+	}
+}
+
+// TestMigration007MarksStoredBattlesByTheOneRule opens a database as it was
+// before migration 007, whose battles were marked by the old rules, and
+// checks that the migration re-checks them once with ringside.NamesAModel,
+// in one transaction.
+func TestMigration007MarksStoredBattlesByTheOneRule(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ringside.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := func(db *DB, qs ...string) {
+		t.Helper()
+		for _, q := range qs {
+			if _, err := db.write.ExecContext(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	}
+	// Back to version 6, with what it could hold.
+	exec(db, "DELETE FROM schema_migrations WHERE version = 7",
+		`INSERT INTO runs (id, name, models, prompt_sets, samples, created_at) VALUES ('r', 'r', '[]', '[]', 1, 'now')`,
+		`INSERT INTO prompts (id, prompt_set, messages, content_hash, created_at, updated_at) VALUES
+			('p1', 's', '[{"role": "user", "content": "Hello?"}]', 'h1', 'now', 'now'),
+			('p2', 's', '[{"role": "user", "content": "What is ChatGPT?"}]', 'h2', 'now', 'now')`,
+		`INSERT INTO generations (id, run_id, prompt_id, model, sample, output, created_at) VALUES
+			('vendor', 'r', 'p1', 'alpha-1', 0, 'As ChatGPT, I say hello.', 'now'),
+			('other', 'r', 'p1', 'beta-2', 0, 'Unlike Alpha-1, I say hi.', 'now'),
+			('asked', 'r', 'p2', 'alpha-1', 0, 'ChatGPT is a chatbot.', 'now'),
+			('plain1', 'r', 'p1', 'alpha-1', 1, 'Hello.', 'now'),
+			('plain2', 'r', 'p1', 'beta-2', 1, 'Hi.', 'now'),
+			('plain3', 'r', 'p2', 'beta-2', 0, 'A chatbot.', 'now')`,
+		`INSERT INTO battles (id, run_id, source, prompt_id, sample, model_a, model_b, generation_a, generation_b, identity_leak, created_at) VALUES
+			('b-vendor', 'r', 'run', 'p1', 0, 'alpha-1', 'beta-2', 'vendor', 'plain2', 0, 'now'),
+			('b-other', 'r', 'run', 'p1', 1, 'alpha-1', 'beta-2', 'plain1', 'other', 0, 'now'),
+			('b-asked', 'r', 'run', 'p2', 0, 'alpha-1', 'beta-2', 'asked', 'plain3', 0, 'now'),
+			('b-plain', NULL, 'live', 'p1', 0, 'alpha-1', 'beta-2', 'plain1', 'plain2', 0, 'now'),
+			('b-marked', NULL, 'live', 'p2', 0, 'alpha-1', 'beta-2', 'plain1', 'plain3', 1, 'now'),
+			('b-import', NULL, 'import', 'q9', 0, 'alpha-1', 'beta-2', NULL, NULL, 0, 'now')`,
+		// A prompt whose messages are not a list fails the step.
+		`INSERT INTO prompts (id, prompt_set, messages, content_hash, created_at, updated_at) VALUES
+			('bad', 's', '"Hello?"', 'h3', 'now', 'now')`,
+		`INSERT INTO battles (id, source, prompt_id, model_a, model_b, generation_a, generation_b, created_at) VALUES
+			('b-bad', 'live', 'bad', 'alpha-1', 'beta-2', 'plain1', 'plain2', 'now')`,
+	)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// The failed step leaves the database without 007, marks and all.
+	if _, err := Open(ctx, path); err == nil || !strings.Contains(err.Error(), "007_identity_leaks.sql") ||
+		!strings.Contains(err.Error(), "b-bad") {
+		t.Fatalf("open with a broken prompt: %v, want the migration and battle named", err)
+	}
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	// Later migrations stay applied: this test only took 007 back.
+	var recorded, marked int
+	if err := raw.QueryRowContext(ctx, "SELECT count(*), (SELECT count(*) FROM battles WHERE identity_leak = 1) FROM schema_migrations WHERE version = 7").
+		Scan(&recorded, &marked); err != nil {
+		t.Fatal(err)
+	}
+	if recorded != 0 || marked != 1 {
+		t.Fatalf("after the failed migration: 007 recorded %d times, %d battles marked; want 0 and 1", recorded, marked)
+	}
+	if _, err := raw.ExecContext(ctx, "DELETE FROM battles WHERE id = 'b-bad'"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+
+	db, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaks := func(db *DB) map[string]bool {
+		t.Helper()
+		rows, err := db.read.QueryContext(ctx, "SELECT id, identity_leak FROM battles")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		out := map[string]bool{}
+		for rows.Next() {
+			var id string
+			var leak bool
+			if err := rows.Scan(&id, &leak); err != nil {
+				t.Fatal(err)
+			}
+			out[id] = leak
+		}
+		return out
+	}
+	want := map[string]bool{"b-vendor": true, "b-other": true, "b-asked": false, "b-plain": false,
+		"b-marked": true, "b-import": false}
+	if got := leaks(db); !reflect.DeepEqual(got, want) {
+		t.Fatalf("marks after migration 007 = %v, want %v", got, want)
+	}
+
+	// It runs once: a mark cleared since is not set again.
+	exec(db, "UPDATE battles SET identity_leak = 0 WHERE id = 'b-vendor'")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if leaks(db)["b-vendor"] {
+		t.Fatal("migration 007 ran again on reopening")
 	}
 }

@@ -15,8 +15,8 @@ import (
 const exportAbout = `
 Exports what the database holds, to standard output or -o FILE:
 
-  battles      the battle file of DESIGN.md (JSONL), one line per vote, with
-               ringside's fields (battle_id, category, kind, tags,
+  battles      the battle file of docs/formats.md (JSONL), one line per
+               vote, with ringside's fields (battle_id, category, kind, tags,
                dimensions, sample, latency_ms_a/b, ttft_ms_a/b, cost_usd_a/b,
                tokens_out_a/b, error_a/b, vote_weight when not 1) and the
                extra fields an imported battle came with. It loads back with

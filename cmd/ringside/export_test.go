@@ -88,7 +88,7 @@ func mustArenaFixture(t *testing.T) *arenaFixture {
 					gens[m] = g
 					// A check per generation, passed by the stronger models more often.
 					pass := (k+mi)%(5-strength[m]) != 0
-					if err := db.ReplaceCheckResults(ctx, rules, []string{g.ID}, []store.CheckResult{{GenerationID: g.ID,
+					if err := db.ReplaceCheckResults(ctx, rules, []string{g.ID}, []ringside.CheckResult{{GenerationID: g.ID,
 						Source: "prompt", Index: 0, Type: "max_words", Dimension: "format_compliance", Weight: 1, Pass: pass}}); err != nil {
 						t.Fatal(err)
 					}

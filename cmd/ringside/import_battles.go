@@ -22,7 +22,7 @@ import (
 	"github.com/ringside-eval/ringside/store"
 )
 
-// importBattles imports a battle file (DESIGN.md's format; the public
+// importBattles imports a battle file (docs/formats.md; the public
 // Chatbot Arena files load as they are). Each line becomes a battle
 // (source import) and the vote of the judge its `judge` field names:
 // "rules:NAME" and "llm:NAME" are automatic judges, "human:NAME" and any

@@ -26,7 +26,7 @@ func main() {
 	os.Exit(m.Run(ctx, os.Args[1:]))
 }
 
-// Exit statuses, as DESIGN.md promises: 1 is reserved for a failed check
+// Exit statuses, as the README promises: 1 is reserved for a failed check
 // (compare), 2 for bad usage or input; 3 is any other failure.
 const (
 	exitOK       = 0

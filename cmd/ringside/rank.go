@@ -30,7 +30,7 @@ counts its strong_weight), battles in which a model named itself are left
 out unless --include-leaks (or rank.include_identity_leaks), and the pass
 rate, pass^k and pass@k of each rules judge's checks follow the table;
 --by judge adds agreement between judges. With --battles FILE the battles
-come from a battle file (DESIGN.md's format, "-" for standard input) and no
+come from a battle file (docs/formats.md, "-" for standard input) and no
 database is opened.
 
 --by gives every value of the attribute a leaderboard of its own, with its
@@ -181,7 +181,7 @@ func (m *Main) rankCmd(ctx context.Context, args []string) error {
 	return m.leaderboard(ctx, rf)
 }
 
-// rankReport is the leaderboard JSON of DESIGN.md with what the database
+// rankReport is the leaderboard JSON of docs/formats.md with what the database
 // adds: pass statistics per rules judge and, sliced by judge, agreement
 // between judges and each judge's biases.
 type rankReport struct {

@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ringside-eval/ringside/arena"
+	"github.com/ringside-eval/ringside/rank"
 )
 
 // summary prints the run's per-model table over everything it has stored,
@@ -21,7 +21,7 @@ func (h *runHandle) summary(ctx context.Context, m *Main) error {
 	if err != nil {
 		return err
 	}
-	sums := arena.Summarize(gens)
+	sums := rank.SummarizeRun(gens)
 	writeSummary(m.Stdout, sums)
 	failed := 0
 	for _, s := range sums {
@@ -36,7 +36,7 @@ func (h *runHandle) summary(ctx context.Context, m *Main) error {
 // writeSummary prints one row per model: generations, errors by kind,
 // TTFT and total latency p50/p95 (successful generations only), tokens
 // and cost.
-func writeSummary(w io.Writer, sums []arena.ModelSummary) {
+func writeSummary(w io.Writer, sums []rank.ModelSummary) {
 	// Numbers align right; the model column is padded by hand so that it
 	// reads left-aligned in a right-aligning table.
 	width := len("model")
@@ -47,7 +47,7 @@ func writeSummary(w io.Writer, sums []arena.ModelSummary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, left("model")+"\tgenerations\terrors\tTTFT p50\tTTFT p95\ttotal p50\ttotal p95\ttokens in\ttokens out\tcost\t")
 	estimated := false
-	var tot arena.ModelSummary
+	var tot rank.ModelSummary
 	for _, s := range sums {
 		mark := ""
 		if s.Estimated > 0 {
@@ -72,7 +72,7 @@ func writeSummary(w io.Writer, sums []arena.ModelSummary) {
 }
 
 // errorsText is the error count with its kinds, most frequent first.
-func errorsText(s arena.ModelSummary) string {
+func errorsText(s rank.ModelSummary) string {
 	if s.ErrorCount == 0 {
 		return "0"
 	}

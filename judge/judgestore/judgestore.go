@@ -1,6 +1,6 @@
 // Package judgestore is the SQLite store as a judge.Runner's: judge may not
-// import store, so the runner's two writes take judge's results, and this
-// package translates them to store's records.
+// import store, so the runner's LLM judgments are judge's own type, which
+// this package translates to store's record.
 package judgestore
 
 import (
@@ -16,18 +16,6 @@ type Store struct{ *store.DB }
 
 // New returns db as a judge.Runner's store.
 func New(db *store.DB) judge.Store { return Store{db} }
-
-// SaveCheckResults stores a rules judge's results with ReplaceCheckResults.
-func (s Store) SaveCheckResults(ctx context.Context, judgeID string, generationIDs []string, results [][]judge.Result) error {
-	var rows []store.CheckResult
-	for i, rs := range results {
-		for _, r := range rs {
-			rows = append(rows, store.CheckResult{GenerationID: generationIDs[i], Source: r.Source, Index: r.Index, Type: r.Type,
-				Dimension: r.Dimension, Weight: r.Weight, Pass: r.Pass, Detail: r.Detail})
-		}
-	}
-	return s.ReplaceCheckResults(ctx, judgeID, generationIDs, rows)
-}
 
 // SaveJudgment stores an LLM judgment with SaveLLMJudgment: each call's
 // order is "ab" (side a shown first) or "ba".

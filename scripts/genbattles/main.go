@@ -1,8 +1,8 @@
-// Command genbattles writes a synthetic battle file (DESIGN.md's battle
-// record, one JSON object per line) for benchmarks and demos: models with
-// ratings drawn from a normal law (sd 150 around 1000), random pairs and
-// sides, outcomes from Bradley-Terry with ties whose expected score matches
-// it, and the public arena fields plus a category.
+// Command genbattles writes a synthetic battle file (the battle record of
+// docs/formats.md, one JSON object per line) for benchmarks and demos:
+// models with ratings drawn from a normal law (sd 150 around 1000),
+// random pairs and sides, outcomes from Bradley-Terry with ties whose
+// expected score matches it, and the public arena fields plus a category.
 //
 //	go run ./scripts/genbattles -n 1000000 -models 150 -o /tmp/battles.jsonl
 //	go run ./scripts/genbattles -print-ratings   # the true ratings, to stderr

@@ -140,7 +140,7 @@ func (d *Demo) rules(ctx context.Context, db *store.DB) ([]ringside.Battle, erro
 	if err != nil {
 		return nil, err
 	}
-	results := map[string][]judge.Result{}
+	results := map[string][]ringside.CheckResult{}
 	for after := ""; ; {
 		gens, err := db.GenerationsPage(ctx, d.Run.ID, after, 500)
 		if err != nil {
@@ -150,7 +150,7 @@ func (d *Demo) rules(ctx context.Context, db *store.DB) ([]ringside.Battle, erro
 			break
 		}
 		var ids []string
-		var rows []store.CheckResult
+		var rows []ringside.CheckResult
 		for i := range gens {
 			g := &gens[i]
 			rs, ok := rules.Check(g)
@@ -159,10 +159,7 @@ func (d *Demo) rules(ctx context.Context, db *store.DB) ([]ringside.Battle, erro
 			}
 			ids = append(ids, g.ID)
 			results[g.ID] = rs
-			for _, r := range rs {
-				rows = append(rows, store.CheckResult{GenerationID: g.ID, Source: r.Source, Index: r.Index, Type: r.Type,
-					Dimension: r.Dimension, Weight: r.Weight, Pass: r.Pass, Detail: r.Detail})
-			}
+			rows = append(rows, rs...)
 		}
 		if err := db.ReplaceCheckResults(ctx, j.ID, ids, rows); err != nil {
 			return nil, err

@@ -1,5 +1,5 @@
 // The JSON the leaderboard API returns (server/leaderboard.go), which is
-// DESIGN.md's leaderboard JSON with ringside's optional parts.
+// the leaderboard JSON of docs/formats.md with its optional parts.
 
 export interface Perf {
   ttft_p50_ms?: number;

@@ -1,11 +1,9 @@
-package judging
+package ringside
 
 import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/ringside-eval/ringside"
 )
 
 // vendorTerms are the vendors and product names a model is likely to call
@@ -23,12 +21,19 @@ var vendorTerms = []string{
 	"mistral", "mixtral", "qwen", "deepseek", "grok", "x.ai",
 }
 
-// identityLeak reports whether an output names a model: one of the battle's
-// models by its name or provider id, or a well-known vendor or product. A
-// name the prompt itself contains does not count: a model asked about
-// ChatGPT may say ChatGPT. It scans with plain substring search, which stays
-// fast on long outputs.
-func identityLeak(prompt []ringside.Message, outputs []string, models []ringside.Model) bool {
+// NamesAModel reports whether a battle's outputs name a model: one of the
+// battle's models by its name or provider id, or a well-known vendor or
+// product. Judges must not learn who is who before voting, so such a battle
+// is marked Battle.IdentityLeak (and left out of rankings by default). It is
+// the one rule for that mark, applied when the outputs exist, so a battle's
+// mark never depends on whether a judge was dealt it.
+//
+// A name the prompt itself contains does not count: a model asked about
+// ChatGPT may say ChatGPT. Names shorter than three characters are not
+// looked for, since they match ordinary words, and a name counts only as a
+// whole word ("alpha" in "alphabet" is not a name). It scans with plain
+// substring search, which stays fast on long outputs.
+func NamesAModel(prompt []Message, outputs []string, models []Model) bool {
 	var p strings.Builder
 	for _, m := range prompt {
 		p.WriteString(strings.ToLower(m.Content))
@@ -37,9 +42,6 @@ func identityLeak(prompt []ringside.Message, outputs []string, models []ringside
 	promptText := p.String()
 	var names []string
 	for _, m := range models {
-		// As arena.NamesItself: names shorter than three characters match
-		// ordinary words, and a name counts only as a whole word ("alpha"
-		// in "alphabet" is not a name).
 		for _, name := range []string{m.Name, m.ModelID} {
 			if len(name) >= 3 {
 				names = append(names, strings.ToLower(name))
@@ -48,14 +50,11 @@ func identityLeak(prompt []ringside.Message, outputs []string, models []ringside
 	}
 	for _, out := range outputs {
 		low := strings.ToLower(out)
-		for _, name := range names {
-			if containsWord(low, name) && !strings.Contains(promptText, name) {
-				return true
-			}
-		}
-		for _, term := range vendorTerms {
-			if containsWord(low, term) && !strings.Contains(promptText, term) {
-				return true
+		for _, terms := range [][]string{names, vendorTerms} {
+			for _, term := range terms {
+				if containsWord(low, term) && !strings.Contains(promptText, term) {
+					return true
+				}
 			}
 		}
 	}
@@ -63,7 +62,8 @@ func identityLeak(prompt []ringside.Message, outputs []string, models []ringside
 }
 
 // containsWord reports whether term occurs in s as a word: not preceded by a
-// letter or digit, nor followed by a letter unless term ends in a digit.
+// letter or digit, nor followed by a letter unless term ends in a digit (a
+// version suffix: "gpt-4" in "gpt-4o").
 func containsWord(s, term string) bool {
 	for from := 0; ; {
 		i := strings.Index(s[from:], term)

@@ -1,7 +1,6 @@
-package arena
+package rank
 
 import (
-	"math"
 	"slices"
 
 	"github.com/ringside-eval/ringside"
@@ -30,8 +29,9 @@ type ModelSummary struct {
 	CostUSD   float64 `json:"cost_usd"`
 }
 
-// Summarize returns one summary per model found in gens, by model name.
-func Summarize(gens []ringside.Generation) []ModelSummary {
+// SummarizeRun returns one summary per model found in a run's generations,
+// by model name: what `ringside run` prints at its end.
+func SummarizeRun(gens []ringside.Generation) []ModelSummary {
 	type acc struct {
 		s             ModelSummary
 		ttft, latency []float64
@@ -75,20 +75,4 @@ func Summarize(gens []ringside.Generation) []ModelSummary {
 		out = append(out, a.s)
 	}
 	return out
-}
-
-// Quantile returns the q-quantile of sorted values by linear interpolation
-// between closest ranks (numpy's default, "type 7"), so that figures match
-// what a notebook computes from the same data. NaN for no values.
-func Quantile(sorted []float64, q float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	h := q * float64(n-1)
-	lo := int(math.Floor(h))
-	if lo >= n-1 {
-		return sorted[n-1]
-	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
 }

@@ -1,30 +1,14 @@
-package arena_test
+package rank_test
 
 import (
 	"math"
 	"testing"
 
 	"github.com/ringside-eval/ringside"
-	"github.com/ringside-eval/ringside/arena"
+	"github.com/ringside-eval/ringside/rank"
 )
 
-func TestQuantileMatchesNumpy(t *testing.T) {
-	// numpy.percentile([1, 2, 3, 4], [25, 50, 95, 0, 100]) → 1.75, 2.5, 3.85, 1, 4
-	xs := []float64{1, 2, 3, 4}
-	for q, want := range map[float64]float64{0.25: 1.75, 0.5: 2.5, 0.95: 3.85, 0: 1, 1: 4} {
-		if got := arena.Quantile(xs, q); math.Abs(got-want) > 1e-12 {
-			t.Errorf("Quantile(%v) = %v, want %v", q, got, want)
-		}
-	}
-	if got := arena.Quantile([]float64{7}, 0.95); got != 7 {
-		t.Errorf("one value: %v", got)
-	}
-	if !math.IsNaN(arena.Quantile(nil, 0.5)) {
-		t.Error("no values should give NaN")
-	}
-}
-
-func TestSummarize(t *testing.T) {
+func TestSummarizeRun(t *testing.T) {
 	gens := []ringside.Generation{
 		{Model: "b", TTFTMs: 100, LatencyMs: 1000, TokensIn: 10, TokensOut: 20, CostUSD: 0.5},
 		{Model: "a", TTFTMs: 10, LatencyMs: 100, TokensIn: 1, TokensOut: 2, CostUSD: 0.1, TokensEstimated: true},
@@ -33,7 +17,7 @@ func TestSummarize(t *testing.T) {
 		{Model: "a", ErrorKind: ringside.ErrKindTimeout},
 		{Model: "a", ErrorKind: ringside.ErrKindServer},
 	}
-	got := arena.Summarize(gens)
+	got := rank.SummarizeRun(gens)
 	if len(got) != 2 || got[0].Model != "a" || got[1].Model != "b" {
 		t.Fatalf("Summarize = %+v", got)
 	}

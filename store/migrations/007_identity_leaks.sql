@@ -1,0 +1,9 @@
+-- Battles are marked identity_leak by one rule, ringside.NamesAModel, when
+-- their outputs exist. Before, `ringside run` looked for each model's own
+-- names only, and the wider rule (the battle's models, vendor terms) ran
+-- only when a battle was dealt to a judge, so rankings depended on what was
+-- dealt. This migration re-checks every stored battle with the rule once.
+--
+-- SQL cannot call the rule: the work is the Go step of this version
+-- (remarkIdentityLeaks in store/migrate_steps.go), run after this file in
+-- the same transaction.
