@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/subtle"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -22,9 +23,15 @@ func (s *Server) registerAPIRoutes(g *echo.Group) {
 }
 
 // requireAdmin lets a request through when it carries the admin token as
-// "Authorization: Bearer T".
+// "Authorization: Bearer T". The comparison takes the same time whatever
+// the token, and an address that sent too many wrong tokens is refused
+// (429) for a while: see adminFailures.
 func (s *Server) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		if s.adminFailures.blocked(c.Request()) {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(int(adminFailEvery.Seconds())))
+			return echo.NewHTTPError(http.StatusTooManyRequests, "too many wrong admin tokens from your address; try again later")
+		}
 		token, ok := strings.CutPrefix(c.Request().Header.Get("Authorization"), "Bearer ")
 		if !ok || token == "" {
 			return ringside.Errorf(ringside.EUNAUTHORIZED, "admin token required")
@@ -34,6 +41,7 @@ func (s *Server) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		if subtle.ConstantTimeCompare([]byte(ringside.HashToken(token)), []byte(want)) != 1 {
+			s.adminFailures.failed(c.Request())
 			return ringside.Errorf(ringside.EUNAUTHORIZED, "wrong admin token")
 		}
 		return next(c)

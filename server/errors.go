@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/judging"
 )
 
 // statusOf maps domain error codes to HTTP statuses, in one place.
@@ -60,6 +61,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 }
 
 func codeForStatus(status int) string {
+	if status == http.StatusTooManyRequests {
+		return judging.CodeRateLimited // the websocket's code for the same refusal
+	}
 	for code, s := range statusOf {
 		if s == status {
 			return code

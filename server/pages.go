@@ -3,7 +3,9 @@ package server
 import (
 	"io/fs"
 	"net/http"
+	"path"
 	"regexp"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/ringside-eval/ringside/ui"
@@ -16,7 +18,7 @@ func (s *Server) registerPageRoutes(e *echo.Echo) {
 	e.GET("/leaderboard", s.handlePage(pages, "leaderboard.html"))
 	e.GET("/admin", s.handlePage(pages, "admin.html"))
 	assets := http.FileServer(http.FS(pages))
-	e.GET("/assets/*", echo.WrapHandler(cacheAssets(assets)))
+	e.GET("/assets/*", echo.WrapHandler(noListings(pages, cacheAssets(assets))))
 }
 
 // handlePage serves one HTML page. Pages are never cached, so a new binary's
@@ -42,6 +44,19 @@ func cacheAssets(next http.Handler) http.Handler {
 			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 		} else {
 			w.Header().Set("Cache-Control", "no-cache")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// noListings answers 404 for a folder, where http.FileServer would list
+// its files.
+func noListings(files fs.FS, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+		if st, err := fs.Stat(files, name); strings.HasSuffix(r.URL.Path, "/") || (err == nil && st.IsDir()) {
+			http.NotFound(w, r)
+			return
 		}
 		next.ServeHTTP(w, r)
 	})

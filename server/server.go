@@ -32,6 +32,8 @@ type Server struct {
 	// boards caches leaderboards until they do.
 	events *events
 	boards leaderboardCache
+	// adminFailures limits wrong admin tokens per client address.
+	adminFailures *adminFailures
 }
 
 // New builds a server with every route registered. Close it (Serve does)
@@ -41,7 +43,7 @@ func New(db *store.DB, cfg *config.Config, logger *slog.Logger, opts ...Option) 
 	e.HideBanner = true
 	e.HidePort = true
 	o := buildOptions(opts)
-	s := &Server{Echo: e, DB: db, Config: cfg, Logger: logger, Now: o.now}
+	s := &Server{Echo: e, DB: db, Config: cfg, Logger: logger, Now: o.now, adminFailures: newAdminFailures(o.now)}
 	s.events = newEvents(db.DataStamp, eventPoll, eventDebounce)
 	s.judging = judging.New(db, cfg, judging.Deps{Streamers: o.streamers, Now: o.now, Rand: o.rand,
 		Logger: logger, OnVote: s.events.publish})
