@@ -85,6 +85,8 @@ type Service struct {
 
 	mu     sync.Mutex
 	boards map[boardKey]*Board
+	// fullReads counts the reads of every vote, for the tests.
+	fullReads int
 }
 
 // boardData is the votes, measurements and pass statistics read at a state.
@@ -197,6 +199,7 @@ func (s *Service) dataAt(ctx context.Context, at store.RankState) (*boardData, e
 		}
 	}
 	if d.battles == nil {
+		s.fullReads++
 		d.battles = rank.NewBattles()
 		if _, err := readVotes(ctx, s.db, d.battles, 0, at.LastVote); err != nil {
 			return nil, err
