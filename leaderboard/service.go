@@ -82,6 +82,9 @@ type Service struct {
 	// data is what the boards are computed from; only a holder of compute
 	// touches it.
 	data *boardData
+	// memo keeps the bootstrap of every slice, so that after a vote only
+	// the slices it fell in are bootstrapped again.
+	memo *rank.Memo
 
 	mu     sync.Mutex
 	boards map[boardKey]*Board
@@ -99,7 +102,7 @@ type boardData struct {
 
 // NewService returns a service over db ranking with cfg's [rank] settings.
 func NewService(db *store.DB, cfg *config.Config) *Service {
-	return &Service{db: db, cfg: cfg}
+	return &Service{db: db, cfg: cfg, memo: rank.NewMemo()}
 }
 
 // Board returns the leaderboard q asks for at the current data: cached
@@ -132,6 +135,7 @@ func (s *Service) Board(ctx context.Context, q Query) (*Board, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.Memo = s.memo
 	lb, err := Compute(d.battles, d.perf, opts)
 	if err != nil {
 		return nil, err

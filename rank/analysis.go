@@ -66,6 +66,9 @@ type Options struct {
 	IncludeIdentityLeaks bool
 	// Workers bounds the bootstrap's goroutines; 0 means GOMAXPROCS.
 	Workers int
+	// Memo, when set, keeps bootstrap results for sets of battles that
+	// come again unchanged (see Memo).
+	Memo *Memo
 }
 
 func (o *Options) interval() string {
@@ -225,7 +228,7 @@ func analyse(bs *Battles, sub subset, opts *Options, strictAnchor bool) (*analys
 	switch a.interval {
 	case IntervalBootstrap:
 		a.rounds = opts.Rounds
-		if err := a.bootstrap(opts.Rounds, opts.Seed, opts.workers()); err != nil {
+		if err := a.bootstrap(opts.Rounds, opts.Seed, opts.workers(), opts.Memo); err != nil {
 			return nil, err
 		}
 	case IntervalSandwich:

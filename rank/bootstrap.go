@@ -11,14 +11,26 @@ import (
 )
 
 // bootstrap fills a.reps with `rounds` replicate fits and a.low, a.high with
-// their percentiles. See the package comment for the rules.
-func (a *analysis) bootstrap(rounds int, seed uint64, workers int) error {
+// their percentiles, or takes them from memo (nil: none) when it has them.
+// See the package comment for the rules.
+func (a *analysis) bootstrap(rounds int, seed uint64, workers int, memo *Memo) (err error) {
 	mf := len(a.fit)
-	a.reps = make([]float64, rounds*mf)
-	a.nonfinite = make([]int, mf)
 	if mf == 0 || rounds == 0 {
+		a.reps, a.nonfinite = make([]float64, rounds*mf), make([]int, mf)
 		return nil
 	}
+	if memo != nil {
+		key := a.memoKey(rounds, seed)
+		if memo.load(key, a) {
+			return nil
+		}
+		defer func() {
+			if err == nil {
+				memo.store(key, a)
+			}
+		}()
+	}
+	a.reps, a.nonfinite = make([]float64, rounds*mf), make([]int, mf)
 	// The cells to resample: every non-empty (pair, outcome) of the rated
 	// group, then one cell for all battles of flagged models (aggregating
 	// cells keeps the multinomial exact).
