@@ -1,8 +1,11 @@
-// Package leaderboard reads what a leaderboard is computed from out of the
-// database: every vote as a rank.Battle, the per-model measurements, and a
-// vote as the battle record that export writes. The CLI (rank, compare,
-// export) and the server (the leaderboard page and its downloads) both use
-// it, so a leaderboard is the same whichever asks.
+// Package leaderboard is the one place a leaderboard is made: it reads what
+// a board is computed from out of the database (every vote as a
+// rank.Battle, the per-model measurements, a vote as the battle record
+// that export writes), maps the config's [rank] settings to rank options
+// (Options), computes (Compute) and, for the server, keeps the votes in
+// memory and the boards cached as votes come in (Service). The CLI (rank,
+// compare, export) and the server (the leaderboard page, its downloads and
+// the API) both use it, so a leaderboard is the same whichever asks.
 package leaderboard
 
 import (
@@ -18,7 +21,18 @@ import (
 // online Elo needs.
 func LoadBattles(ctx context.Context, db *store.DB, runID string, withTime bool) (*rank.Battles, error) {
 	bs := rank.NewBattles()
-	err := db.EachRankVote(ctx, store.RankFilter{RunID: runID, Time: withTime}, func(v *store.RankVote) error {
+	if _, err := addVotes(ctx, db, bs, store.RankFilter{RunID: runID, Time: withTime}); err != nil {
+		return nil, err
+	}
+	return bs, nil
+}
+
+// addVotes adds the votes f selects to bs, each as many times as its
+// weight, and returns how many votes it read.
+func addVotes(ctx context.Context, db *store.DB, bs *rank.Battles, f store.RankFilter) (int64, error) {
+	var n int64
+	err := db.EachRankVote(ctx, f, func(v *store.RankVote) error {
+		n++
 		b := rank.Battle{ModelA: v.ModelA, ModelB: v.ModelB, Winner: v.Winner, Time: v.Time,
 			Category: v.Category, Kind: v.Kind, Judge: v.Judge, Tags: v.Tags, Dimensions: v.Dimensions,
 			IdentityLeak: v.IdentityLeak}
@@ -29,10 +43,7 @@ func LoadBattles(ctx context.Context, db *store.DB, runID string, withTime bool)
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return bs, nil
+	return n, err
 }
 
 // LoadPerf summarises the stored generations (of a run) and the

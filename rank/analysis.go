@@ -66,6 +66,9 @@ type Options struct {
 	IncludeIdentityLeaks bool
 	// Workers bounds the bootstrap's goroutines; 0 means GOMAXPROCS.
 	Workers int
+	// Memo, when set, keeps bootstrap results for sets of battles that
+	// come again unchanged (see Memo).
+	Memo *Memo
 }
 
 func (o *Options) interval() string {
@@ -264,7 +267,7 @@ func (a *analysis) intervals(opts *Options) error {
 	switch a.interval {
 	case IntervalBootstrap:
 		a.rounds = opts.Rounds
-		return a.bootstrap(opts.Rounds, opts.Seed, opts.workers())
+		return a.bootstrap(opts.Rounds, opts.Seed, opts.workers(), opts.Memo)
 	case IntervalSandwich:
 		return a.sandwich()
 	}

@@ -11,14 +11,26 @@ import (
 )
 
 // bootstrap fills a.reps with `rounds` replicate fits and a.low, a.high with
-// their percentiles. See the package comment for the rules.
-func (a *analysis) bootstrap(rounds int, seed uint64, workers int) error {
+// their percentiles, or takes them from memo (nil: none) when it has them.
+// See the package comment for the rules.
+func (a *analysis) bootstrap(rounds int, seed uint64, workers int, memo *Memo) (err error) {
 	mf := len(a.fit)
-	a.reps = make([]float64, rounds*mf)
-	a.nonfinite = make([]int, mf)
 	if mf == 0 || rounds == 0 {
+		a.reps, a.nonfinite = make([]float64, rounds*mf), make([]int, mf)
 		return nil
 	}
+	if memo != nil {
+		key := a.memoKey(rounds, seed)
+		if memo.load(key, a) {
+			return nil
+		}
+		defer func() {
+			if err == nil {
+				memo.store(key, a)
+			}
+		}()
+	}
+	a.reps, a.nonfinite = make([]float64, rounds*mf), make([]int, mf)
 	// The cells to resample: every non-empty (pair, outcome) of the rated
 	// group, then one cell for all battles of flagged models (aggregating
 	// cells keeps the multinomial exact).
@@ -73,6 +85,13 @@ func (a *analysis) bootstrap(rounds int, seed uint64, workers int) error {
 			return ringside.Errorf(ringside.EINTERNAL, "bootstrap: %v", err)
 		}
 	}
+	a.percentiles(rounds)
+	return nil
+}
+
+// percentiles fills a.low, a.high and a.nonfinite from the rounds in a.reps.
+func (a *analysis) percentiles(rounds int) {
+	mf := len(a.fit)
 	col := make([]float64, 0, rounds)
 	for f := 0; f < mf; f++ {
 		col = col[:0]
@@ -92,7 +111,6 @@ func (a *analysis) bootstrap(rounds int, seed uint64, workers int) error {
 		a.low[f] = Quantile(col, (1-CI)/2)
 		a.high[f] = Quantile(col, 1-(1-CI)/2)
 	}
-	return nil
 }
 
 // roundSeed derives round r's PCG state from the seed alone (SplitMix64
@@ -175,10 +193,14 @@ func (rw *roundWorker) round(refs []int32, out []float64) error {
 		a.place(rw.theta, nil, out)
 		return nil
 	}
+	return rw.partial(comp, nc, out)
+}
 
-	// Some model has no finite estimate in this round: fit the group that
-	// holds the anchor (or the largest), and put the others at ±∞ or leave
-	// them undetermined.
+// partial fits a round in which some model has no finite estimate: the
+// group that holds the anchor (or the largest) is fitted, and the others
+// are put at ±∞ or left undetermined.
+func (rw *roundWorker) partial(comp []int32, nc int, out []float64) error {
+	a, mf, g := rw.a, len(rw.a.fit), &rw.g
 	clear(rw.weight)
 	for k := range rw.prob.pi {
 		rw.weight[rw.prob.pi[k]] += rw.prob.n[k]

@@ -18,19 +18,75 @@ type cells struct {
 // models² table (12 MB at the limit); beyond it a map is used.
 const denseCellLimit = 1024
 
+// cellKey is an unordered pair of models, lo < hi, in the sparse count.
+type cellKey struct{ lo, hi int32 }
+
+// cellCounts are the counts of one subset before they become cells: a
+// dense models² × 3 table, or a map when there are many models.
+type cellCounts struct {
+	m       int
+	dense   []int32
+	sparse  map[cellKey]*[3]int32
+	seen    []bool
+	battles int
+}
+
 // cellsOf collapses a subset of battles to cells.
 func (bs *Battles) cellsOf(s subset) *cells {
-	m := len(bs.models.list)
-	type key struct{ lo, hi int32 }
-	var dense []int32
-	var sparse map[key]*[3]int32
-	if m <= denseCellLimit {
-		dense = make([]int32, m*m*3)
-	} else {
-		sparse = map[key]*[3]int32{}
+	cc := bs.countCells(s)
+	c := &cells{battles: cc.battles}
+	local := make([]int32, cc.m)
+	for id := 0; id < cc.m; id++ {
+		if cc.seen[id] {
+			local[id] = int32(len(c.models))
+			c.models = append(c.models, int32(id))
+		}
 	}
-	seen := make([]bool, m)
-	battles := 0
+	add := func(lo, hi int32, n *[3]int32) {
+		c.i = append(c.i, local[lo])
+		c.j = append(c.j, local[hi])
+		c.wi = append(c.wi, n[0])
+		c.wj = append(c.wj, n[1])
+		c.t = append(c.t, n[2])
+	}
+	if cc.dense != nil {
+		m := cc.m
+		for lo := 0; lo < m; lo++ {
+			if !cc.seen[lo] {
+				continue
+			}
+			for hi := lo + 1; hi < m; hi++ {
+				k := (lo*m + hi) * 3
+				if n := (*[3]int32)(cc.dense[k : k+3]); n[0]+n[1]+n[2] > 0 {
+					add(int32(lo), int32(hi), n)
+				}
+			}
+		}
+		return c
+	}
+	keys := make([]cellKey, 0, len(cc.sparse))
+	for k := range cc.sparse {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(x, y int) bool {
+		a, b := keys[x], keys[y]
+		return a.lo < b.lo || a.lo == b.lo && a.hi < b.hi
+	})
+	for _, k := range keys {
+		add(k.lo, k.hi, cc.sparse[k])
+	}
+	return c
+}
+
+// countCells counts the subset's battles per unordered pair and outcome.
+func (bs *Battles) countCells(s subset) *cellCounts {
+	m := len(bs.models.list)
+	cc := &cellCounts{m: m, seen: make([]bool, m)}
+	if m <= denseCellLimit {
+		cc.dense = make([]int32, m*m*3)
+	} else {
+		cc.sparse = map[cellKey]*[3]int32{}
+	}
 	bs.each(s, func(i int32, o uint8) {
 		a, b := bs.a[i], bs.b[i]
 		if a == b {
@@ -49,61 +105,21 @@ func (bs *Battles) cellsOf(s subset) *cells {
 				slot = 1 - slot
 			}
 		}
-		seen[a], seen[b] = true, true
-		battles++
-		if dense != nil {
-			dense[(int(lo)*m+int(hi))*3+int(slot)]++
+		cc.seen[a], cc.seen[b] = true, true
+		cc.battles++
+		if cc.dense != nil {
+			cc.dense[(int(lo)*m+int(hi))*3+int(slot)]++
 			return
 		}
-		k := key{lo, hi}
-		c := sparse[k]
-		if c == nil {
-			c = new([3]int32)
-			sparse[k] = c
+		k := cellKey{lo, hi}
+		n := cc.sparse[k]
+		if n == nil {
+			n = new([3]int32)
+			cc.sparse[k] = n
 		}
-		c[slot]++
+		n[slot]++
 	})
-	c := &cells{battles: battles}
-	local := make([]int32, m)
-	for id := 0; id < m; id++ {
-		if seen[id] {
-			local[id] = int32(len(c.models))
-			c.models = append(c.models, int32(id))
-		}
-	}
-	add := func(lo, hi int32, n *[3]int32) {
-		c.i = append(c.i, local[lo])
-		c.j = append(c.j, local[hi])
-		c.wi = append(c.wi, n[0])
-		c.wj = append(c.wj, n[1])
-		c.t = append(c.t, n[2])
-	}
-	if dense != nil {
-		for lo := 0; lo < m; lo++ {
-			if !seen[lo] {
-				continue
-			}
-			for hi := lo + 1; hi < m; hi++ {
-				k := (lo*m + hi) * 3
-				if n := (*[3]int32)(dense[k : k+3]); n[0]+n[1]+n[2] > 0 {
-					add(int32(lo), int32(hi), n)
-				}
-			}
-		}
-		return c
-	}
-	keys := make([]key, 0, len(sparse))
-	for k := range sparse {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(x, y int) bool {
-		a, b := keys[x], keys[y]
-		return a.lo < b.lo || a.lo == b.lo && a.hi < b.hi
-	})
-	for _, k := range keys {
-		add(k.lo, k.hi, sparse[k])
-	}
-	return c
+	return cc
 }
 
 // Counts are a model's battles and results. WinRate counts a tie as half a

@@ -2,8 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -11,85 +9,28 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/ringside-eval/ringside"
-	"github.com/ringside-eval/ringside/judge"
 	"github.com/ringside-eval/ringside/leaderboard"
 	"github.com/ringside-eval/ringside/rank"
-	"github.com/ringside-eval/ringside/store"
 )
 
-// Leaderboard request bounds: the page asks for few rounds so that a
-// refresh while judges vote stays quick; the downloads may ask for more.
-const (
-	defaultPageRounds = 200
-	maxRounds         = 5000
-	// leaderboardCacheSize bounds the cached answers (slicings × rounds ×
-	// leak settings); the page uses three or four of them.
-	leaderboardCacheSize = 16
-)
+// maxRounds bounds the bootstrap rounds a request may ask for.
+const maxRounds = 5000
 
-// LeaderboardReport is the answer of GET /api/leaderboard: the
-// leaderboard JSON of docs/formats.md (with perf fields per model and,
-// with ?by=, slices) plus the rules judges' pass statistics keyed by judge label, and the judging
-// dimensions configured, so the page can offer them even before anyone
-// voted on one.
-type LeaderboardReport struct {
-	*rank.Leaderboard
-	Pass       map[string][]judge.PassStats `json:"pass,omitempty"`
-	Votes      int64                        `json:"votes"`
-	Dimensions []string                     `json:"dimensions"`
-}
+// LeaderboardReport is the answer of GET /api/leaderboard (see
+// leaderboard.Report).
+type LeaderboardReport = leaderboard.Report
 
-// leaderboardQuery is what makes two leaderboards differ, besides the data.
-type leaderboardQuery struct {
-	by           string
-	rounds       int
-	includeLeaks bool
-}
-
-type cachedBoard struct {
-	stamp  store.Stamp
-	report *LeaderboardReport
-	body   []byte // the report as JSON, served as is
-}
-
-// leaderboardCache keeps the last leaderboard of each query with the data
-// stamp it was computed at: a bootstrap takes a noticeable fraction of a
-// second, and every viewer refreshes on every vote. Computations are
-// serialised, so a burst of refreshes after a vote computes once.
+// leaderboardCache holds the leaderboard service, which keeps the votes in
+// memory and the boards cached until the data changes; it is made on first
+// use.
 type leaderboardCache struct {
-	compute sync.Mutex
-	mu      sync.Mutex
-	boards  map[leaderboardQuery]*cachedBoard
-	// data is what the boards were last computed from; only a holder of
-	// compute touches it.
-	data *boardData
+	once sync.Once
+	svc  *leaderboard.Service
 }
 
-// boardData is what every leaderboard query is computed from. It is read
-// once per data stamp: a page refresh asks for several slicings, and
-// reading every vote is most of the work of each (seconds for a million
-// votes).
-type boardData struct {
-	stamp   store.Stamp
-	battles *rank.Battles
-	perf    *rank.PerfCollector
-	pass    map[string][]judge.PassStats
-}
-
-// dataAt returns the data read at stamp, reading it with load when the
-// cached data is older. The caller holds compute.
-func (lc *leaderboardCache) dataAt(ctx context.Context, stamp store.Stamp,
-	load func(context.Context) (*boardData, error)) (*boardData, error) {
-	if lc.data != nil && lc.data.stamp == stamp {
-		return lc.data, nil
-	}
-	d, err := load(ctx)
-	if err != nil {
-		return nil, err
-	}
-	d.stamp = stamp
-	lc.data = d
-	return d, nil
+func (s *Server) leaderboards() *leaderboard.Service {
+	s.boards.once.Do(func() { s.boards.svc = leaderboard.NewService(s.DB, s.Config) })
+	return s.boards.svc
 }
 
 func (s *Server) registerLeaderboardRoutes(g *echo.Group) {
@@ -99,10 +40,10 @@ func (s *Server) registerLeaderboardRoutes(g *echo.Group) {
 
 // handleLeaderboard is GET /api/leaderboard?by=&bootstrap=&include_leaks=&format=:
 // the leaderboard of every vote. by is one of rank.SliceBy; bootstrap the
-// rounds (default 200); format json (default) or, as a download, csv, md
+// rounds (default rank.bootstrap); format json (default) or, as a download, csv, md
 // or table. EINVALID for a bad parameter.
 func (s *Server) handleLeaderboard(c echo.Context) error {
-	q, err := s.parseLeaderboardQuery(c)
+	q, err := parseLeaderboardQuery(c)
 	if err != nil {
 		return err
 	}
@@ -110,7 +51,7 @@ func (s *Server) handleLeaderboard(c echo.Context) error {
 	if format != "" && format != "json" && !slices.Contains(rank.Formats, format) {
 		return ringside.FieldError("format", "%q is not one of json, csv, md, table", format)
 	}
-	board, err := s.leaderboard(c.Request().Context(), q)
+	board, err := s.leaderboards().Board(c.Request().Context(), q)
 	if err != nil {
 		return err
 	}
@@ -122,7 +63,7 @@ func (s *Server) handleLeaderboard(c echo.Context) error {
 	}
 	switch format {
 	case "", "json":
-		return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, board.body)
+		return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, board.JSON)
 	case "csv":
 		h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	case "md":
@@ -131,7 +72,7 @@ func (s *Server) handleLeaderboard(c echo.Context) error {
 		h.Set(echo.HeaderContentType, echo.MIMETextPlainCharsetUTF8)
 	}
 	var buf bytes.Buffer
-	if err := board.report.Leaderboard.Write(&buf, format); err != nil {
+	if err := board.Report.Leaderboard.Write(&buf, format); err != nil {
 		return err
 	}
 	return c.Blob(http.StatusOK, h.Get(echo.HeaderContentType), buf.Bytes())
@@ -153,137 +94,29 @@ func (s *Server) handleBattlesDownload(c echo.Context) error {
 	return nil
 }
 
-func (s *Server) parseLeaderboardQuery(c echo.Context) (leaderboardQuery, error) {
-	q := leaderboardQuery{by: c.QueryParam("by"), rounds: defaultPageRounds, includeLeaks: s.Config.Rank.IncludeIdentityLeaks}
-	if q.by == "overall" {
-		q.by = ""
+// parseLeaderboardQuery reads by, bootstrap and include_leaks; those not
+// given take the config's [rank] settings, as `ringside rank` does.
+func parseLeaderboardQuery(c echo.Context) (leaderboard.Query, error) {
+	q := leaderboard.Query{By: c.QueryParam("by")}
+	if q.By == "overall" {
+		q.By = ""
 	}
-	if q.by != "" && !slices.Contains(rank.SliceBy, q.by) {
-		return q, ringside.FieldError("by", "%q is not one of overall, category, kind, judge, judge_kind, tag, dimension", q.by)
+	if q.By != "" && !slices.Contains(rank.SliceBy, q.By) {
+		return q, ringside.FieldError("by", "%q is not one of overall, category, kind, judge, judge_kind, tag, dimension", q.By)
 	}
 	if v := c.QueryParam("bootstrap"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > maxRounds {
 			return q, ringside.FieldError("bootstrap", "must be a whole number from 0 to %d", maxRounds)
 		}
-		q.rounds = n
+		q.Rounds = &n
 	}
 	if v := c.QueryParam("include_leaks"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return q, ringside.FieldError("include_leaks", "must be true or false")
 		}
-		q.includeLeaks = b
+		q.IncludeLeaks = &b
 	}
 	return q, nil
-}
-
-// leaderboard returns the cached leaderboard of q when the data has not
-// changed since it was computed, or computes it.
-func (s *Server) leaderboard(ctx context.Context, q leaderboardQuery) (*cachedBoard, error) {
-	stamp, err := s.DB.DataStamp(ctx)
-	if err != nil {
-		return nil, err
-	}
-	lc := &s.boards
-	if b := lc.get(q, stamp); b != nil {
-		return b, nil
-	}
-	lc.compute.Lock()
-	defer lc.compute.Unlock()
-	if b := lc.get(q, stamp); b != nil { // computed while this one waited
-		return b, nil
-	}
-	data, err := lc.dataAt(ctx, stamp, s.loadBoardData)
-	if err != nil {
-		return nil, err
-	}
-	rep, err := s.computeLeaderboard(q, data)
-	if err != nil {
-		return nil, err
-	}
-	rep.Votes = stamp.Votes
-	body, err := json.Marshal(rep)
-	if err != nil {
-		return nil, err
-	}
-	b := &cachedBoard{stamp: stamp, report: rep, body: body}
-	lc.put(q, b)
-	return b, nil
-}
-
-func (lc *leaderboardCache) get(q leaderboardQuery, stamp store.Stamp) *cachedBoard {
-	lc.mu.Lock()
-	defer lc.mu.Unlock()
-	if b := lc.boards[q]; b != nil && b.stamp == stamp {
-		return b
-	}
-	return nil
-}
-
-func (lc *leaderboardCache) put(q leaderboardQuery, b *cachedBoard) {
-	lc.mu.Lock()
-	defer lc.mu.Unlock()
-	if lc.boards == nil {
-		lc.boards = map[leaderboardQuery]*cachedBoard{}
-	}
-	// Stale entries go first; then any, when the bound is reached by many
-	// different queries (a client trying every round count).
-	for k, old := range lc.boards {
-		if old.stamp != b.stamp || len(lc.boards) >= leaderboardCacheSize {
-			delete(lc.boards, k)
-		}
-	}
-	lc.boards[q] = b
-}
-
-// loadBoardData reads every vote, the measurements and the pass statistics.
-func (s *Server) loadBoardData(ctx context.Context) (*boardData, error) {
-	bs, err := leaderboard.LoadBattles(ctx, s.DB, "", false)
-	if err != nil {
-		return nil, err
-	}
-	perf, err := leaderboard.LoadPerf(ctx, s.DB, "")
-	if err != nil {
-		return nil, err
-	}
-	pass, err := leaderboard.LoadPassStats(ctx, s.DB, "")
-	if err != nil {
-		return nil, err
-	}
-	return &boardData{battles: bs, perf: perf, pass: pass}, nil
-}
-
-// computeLeaderboard ranks every vote with the configured seed and anchor,
-// adds the measured performance to the whole board and to each slice, and
-// the pass statistics.
-func (s *Server) computeLeaderboard(q leaderboardQuery, data *boardData) (*LeaderboardReport, error) {
-	opts := rank.Options{Rounds: q.rounds, By: q.by, Matrix: true, IncludeIdentityLeaks: q.includeLeaks}
-	if s.Config.Rank.Seed > 0 {
-		opts.Seed = uint64(s.Config.Rank.Seed)
-	}
-	if s.Config.Rank.Anchor != "" {
-		a, err := rank.ParseAnchor(s.Config.Rank.Anchor)
-		if err != nil {
-			return nil, err
-		}
-		opts.Anchor = a
-	}
-	// Rank reads the battles without changing them, so one read serves
-	// every query at this stamp.
-	lb, err := rank.Rank(data.battles, opts)
-	if err != nil {
-		return nil, err
-	}
-	lb.SetPerf(data.perf.Result(lb.BattleCounts()))
-	// A slice's models are shown with their overall measurements: the
-	// generations are the same whichever way the votes are cut.
-	for _, sl := range lb.Slices {
-		sl.SetPerf(data.perf.Result(sl.BattleCounts()))
-	}
-	dims := s.Config.Dimensions
-	if dims == nil {
-		dims = []string{}
-	}
-	return &LeaderboardReport{Leaderboard: lb, Pass: data.pass, Dimensions: dims}, nil
 }

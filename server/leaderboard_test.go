@@ -19,7 +19,7 @@ func TestLeaderboardAPI(t *testing.T) {
 	if code, body := d.do("GET", "/api/leaderboard", false, "", &rep); code != 200 {
 		t.Fatalf("leaderboard: %d %s", code, body)
 	}
-	if len(rep.Models)+len(rep.Flagged) != 4 || rep.Method.BootstrapRounds != 200 || rep.Matrix == nil {
+	if len(rep.Models)+len(rep.Flagged) != 4 || rep.Method.BootstrapRounds != 1000 || rep.Matrix == nil {
 		t.Fatalf("leaderboard: %d models, %d flagged, %d rounds, matrix %v", len(rep.Models), len(rep.Flagged), rep.Method.BootstrapRounds, rep.Matrix != nil)
 	}
 	top := rep.Models[0]

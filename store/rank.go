@@ -41,6 +41,10 @@ type RankFilter struct {
 	RunID string
 	// Time fills RankVote.Time, which costs a date parse per vote.
 	Time bool
+	// After and Through bound the votes' row ids, After < rowid <= Through
+	// (Through 0: no bound), so that a reader that keeps what it read can
+	// read only the votes appended since (see RankState).
+	After, Through int64
 }
 
 // EachRankVote calls fn for every vote matching f, in the order the votes
@@ -58,12 +62,12 @@ func (db *DB) EachRankVote(ctx context.Context, f RankFilter, fn func(*RankVote)
 		return err
 	}
 	if f.RunID == "" {
-		return db.eachRankVoteParallel(ctx, rq, rankSpan, fn)
+		return db.eachRankVoteParallel(ctx, rq, f, rankSpan, fn)
 	}
 	// Battles first, through the run's index, then their votes.
 	rows, err := db.read.QueryContext(ctx, rq.cols+` FROM battles b
 		JOIN votes v ON v.battle_id = b.id JOIN judges j ON j.id = v.judge_id
-		WHERE b.run_id = $1 ORDER BY v.rowid`, f.RunID)
+		WHERE b.run_id = $1 AND v.rowid > $2 AND ($3 = 0 OR v.rowid <= $3) ORDER BY v.rowid`, f.RunID, f.After, f.Through)
 	if err != nil {
 		return err
 	}
@@ -88,7 +92,7 @@ func (db *DB) newRankQuery(ctx context.Context, f RankFilter) (*rankQuery, error
 	// Weights other than 1 are few (strong LLM verdicts); looking them up
 	// by vote id in a map costs less than a join on every vote, and the id
 	// is not even read when there are none.
-	weights, err := db.VoteWeights(ctx)
+	weights, err := db.rankWeights(ctx, f.After)
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +161,17 @@ func (rq *rankQuery) scan(rows *sql.Rows, in *interner, emit func(*RankVote) err
 		}
 	}
 	return rows.Err()
+}
+
+// rankWeights is VoteWeights for the votes after row id after: a reader
+// of the votes appended since its last read needs only theirs.
+func (db *DB) rankWeights(ctx context.Context, after int64) (map[string]int, error) {
+	if after <= 0 {
+		return db.VoteWeights(ctx)
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT l.vote_id, l.weight FROM llm_judgments l
+		JOIN votes v ON v.id = l.vote_id WHERE l.weight <> 1 AND v.rowid > $1`, after)
+	return countsByID(rows, err)
 }
 
 var winnerCodes = [4]ringside.Winner{ringside.WinnerA, ringside.WinnerB, ringside.WinnerTie, ringside.WinnerBothBad}

@@ -60,7 +60,7 @@ func collectRankVotes(t *testing.T, db *DB, span int64) []RankVote {
 		t.Fatal(err)
 	}
 	var out []RankVote
-	if err := db.eachRankVoteParallel(ctx, rq, span, func(v *RankVote) error {
+	if err := db.eachRankVoteParallel(ctx, rq, RankFilter{}, span, func(v *RankVote) error {
 		out = append(out, *v)
 		return nil
 	}); err != nil {
@@ -100,7 +100,7 @@ func TestEachRankVoteRangesKeepOrder(t *testing.T) {
 	stop := errors.New("stop")
 	n := 0
 	rq, _ := db.newRankQuery(context.Background(), RankFilter{})
-	err = db.eachRankVoteParallel(context.Background(), rq, 5, func(*RankVote) error {
+	err = db.eachRankVoteParallel(context.Background(), rq, RankFilter{}, 5, func(*RankVote) error {
 		if n++; n == 42 {
 			return stop
 		}

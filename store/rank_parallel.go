@@ -26,10 +26,11 @@ type rankChunk struct {
 // Each range is read in its own snapshot. Votes are appended, never
 // updated, and the ranges stop at the largest rowid when reading began, so
 // votes cast meanwhile are left out rather than half in.
-func (db *DB) eachRankVoteParallel(ctx context.Context, rq *rankQuery, span int64, fn func(*RankVote) error) error {
+func (db *DB) eachRankVoteParallel(ctx context.Context, rq *rankQuery, f RankFilter, span int64, fn func(*RankVote) error) error {
 	var lo, hi int64
 	var n int
-	if err := db.read.QueryRowContext(ctx, "SELECT coalesce(min(rowid), 0), coalesce(max(rowid), -1), count(*) FROM votes").
+	if err := db.read.QueryRowContext(ctx, `SELECT coalesce(min(rowid), 0), coalesce(max(rowid), -1), count(*) FROM votes
+		WHERE rowid > $1 AND ($2 = 0 OR rowid <= $2)`, f.After, f.Through).
 		Scan(&lo, &hi, &n); err != nil {
 		return err
 	}

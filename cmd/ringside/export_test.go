@@ -158,8 +158,8 @@ func (f *arenaFixture) vote(t *testing.T, db *store.DB, b *ringside.Battle, judg
 }
 
 // leaderboardOf decodes rank's JSON and drops what only the database
-// knows (per-model performance comes from generations there, from the
-// battle records in a file).
+// knows (per-model performance, of the whole board and of each slice,
+// comes from generations there, from the battle records in a file).
 func leaderboardOf(t *testing.T, out string) string {
 	t.Helper()
 	var lb rank.Leaderboard
@@ -167,6 +167,9 @@ func leaderboardOf(t *testing.T, out string) string {
 		t.Fatal(err)
 	}
 	lb.SetPerf(nil)
+	for _, sl := range lb.Slices {
+		sl.SetPerf(nil)
+	}
 	b, _ := json.MarshalIndent(&lb, "", " ")
 	return string(b)
 }

@@ -81,43 +81,32 @@ func (rf *rankFlags) set(name string) bool {
 	return found
 }
 
-// options merges the flags over the config's [rank] defaults.
+// options merges the flags over the config's [rank] defaults, through the
+// mapping the server uses too (leaderboard.Options).
 func (rf *rankFlags) options(cfg *config.Config) (rank.Options, error) {
-	opts := rank.Options{Rounds: rf.bootstrap, Seed: rf.seed, Interval: rf.interval, By: rf.by, Elo: rf.elo,
-		IncludeIdentityLeaks: rf.includeLeaks || cfg.Rank.IncludeIdentityLeaks}
-	if !rf.set("bootstrap") {
-		opts.Rounds = cfg.Rank.Bootstrap
-	}
-	if !rf.set("seed") {
-		if cfg.Rank.Seed < 0 {
-			return opts, ringside.FieldError("rank.seed", "must not be negative")
-		}
-		opts.Seed = uint64(cfg.Rank.Seed)
-	}
-	if rf.set("include-leaks") {
-		opts.IncludeIdentityLeaks = rf.includeLeaks
-	}
-	if opts.Rounds < 0 {
-		return opts, ringside.FieldError("--bootstrap", "must not be negative")
-	}
-	anchor := rf.anchor
-	if !rf.set("anchor") {
-		anchor = cfg.Rank.Anchor
-	}
-	if anchor != "" {
-		a, err := rank.ParseAnchor(anchor)
-		if err != nil {
-			return opts, err
-		}
-		opts.Anchor = a
-	}
 	if rf.battles != "" && rf.run != "" {
-		return opts, ringside.FieldError("--run", "a run is a database's; it cannot select from --battles")
+		return rank.Options{}, ringside.FieldError("--run", "a run is a database's; it cannot select from --battles")
 	}
 	if rf.battles != "" && rf.dbPath != "" {
-		return opts, ringside.FieldError("--battles", "give --battles or --db, not both")
+		return rank.Options{}, ringside.FieldError("--battles", "give --battles or --db, not both")
 	}
-	return opts, nil
+	if rf.set("bootstrap") && rf.bootstrap < 0 {
+		return rank.Options{}, ringside.FieldError("--bootstrap", "must not be negative")
+	}
+	o := leaderboard.Overrides{Interval: rf.interval, By: rf.by, Elo: rf.elo}
+	if rf.set("bootstrap") {
+		o.Rounds = &rf.bootstrap
+	}
+	if rf.set("seed") {
+		o.Seed = &rf.seed
+	}
+	if rf.set("anchor") {
+		o.Anchor = &rf.anchor
+	}
+	if rf.set("include-leaks") {
+		o.IncludeLeaks = &rf.includeLeaks
+	}
+	return leaderboard.Options(cfg.Rank, o)
 }
 
 // rankInput is what rank and compare rank: the battles, the measured
@@ -213,12 +202,9 @@ func (m *Main) leaderboard(ctx context.Context, rf *rankFlags) error {
 	if n := len(in.bs.Models()); !rf.set("matrix") {
 		opts.Matrix = n >= 2 && n <= 8
 	}
-	lb, err := rank.Rank(in.bs, opts)
+	lb, err := leaderboard.Compute(in.bs, in.perf, opts)
 	if err != nil {
 		return err
-	}
-	if in.perf != nil {
-		lb.SetPerf(in.perf.Result(lb.BattleCounts()))
 	}
 	rep := &rankReport{Leaderboard: lb}
 	if in.db != nil {
