@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 )
 
 // Outcome codes in the column store.
@@ -172,7 +173,7 @@ func (bs *Battles) Add(b Battle) error {
 }
 
 // AddRecord stores a battle read from a battle file.
-func (bs *Battles) AddRecord(r *ringside.BattleRecord) error {
+func (bs *Battles) AddRecord(r *battlefile.Record) error {
 	return bs.Add(Battle{
 		ModelA: r.ModelA, ModelB: r.ModelB, Winner: r.Winner, Time: r.Tstamp,
 		Category: r.Category, Kind: r.Kind, Judge: r.Judge, Tags: r.Tags,

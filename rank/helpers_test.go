@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 )
 
 // dataDir is the shared public data, beside the repository.
@@ -26,7 +27,7 @@ func mustLoad(tb testing.TB, name string) *Battles {
 	}
 	defer f.Close()
 	bs := NewBattles()
-	if err := ringside.ReadBattleRecords(f, name, func(_ int, r *ringside.BattleRecord) error {
+	if err := battlefile.Read(f, name, func(_ int, r *battlefile.Record) error {
 		return bs.AddRecord(r)
 	}); err != nil {
 		tb.Fatal(err)

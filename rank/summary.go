@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 )
 
 // Perf is what a leaderboard shows beside a rating from measured
@@ -76,7 +77,7 @@ func (pc *PerfCollector) AddGeneration(g *ringside.Generation) {
 // AddRecord counts both sides of a battle record. A side with no measured
 // field at all is not a response here: a file without measurements yields
 // no Perf rather than a zero error rate.
-func (pc *PerfCollector) AddRecord(r *ringside.BattleRecord) {
+func (pc *PerfCollector) AddRecord(r *battlefile.Record) {
 	pc.addSide(r.ModelA, r.TTFTMsA, r.LatencyMsA, r.CostUSDA, r.TokensOutA, r.ErrorA)
 	pc.addSide(r.ModelB, r.TTFTMsB, r.LatencyMsB, r.CostUSDB, r.TokensOutB, r.ErrorB)
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 )
 
 func TestSummarize(t *testing.T) {
@@ -30,8 +31,8 @@ func TestSummarize(t *testing.T) {
 	// From battle records: only measured sides count as responses.
 	pc := NewPerfCollector()
 	lat, cost, tok := 500.0, 0.01, 20
-	pc.AddRecord(&ringside.BattleRecord{ModelA: "x", ModelB: "y", Winner: ringside.WinnerA, LatencyMsA: &lat, CostUSDA: &cost, TokensOutA: &tok})
-	pc.AddRecord(&ringside.BattleRecord{ModelA: "y", ModelB: "x", Winner: ringside.WinnerA, ErrorB: "boom", CostUSDB: &cost})
+	pc.AddRecord(&battlefile.Record{ModelA: "x", ModelB: "y", Winner: ringside.WinnerA, LatencyMsA: &lat, CostUSDA: &cost, TokensOutA: &tok})
+	pc.AddRecord(&battlefile.Record{ModelA: "y", ModelB: "x", Winner: ringside.WinnerA, ErrorB: "boom", CostUSDB: &cost})
 	res := pc.Result(nil)
 	if _, ok := res["y"]; ok {
 		t.Errorf("y has no measurements but got %+v", res["y"])

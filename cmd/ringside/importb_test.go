@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -18,15 +18,15 @@ import (
 const publicData = "../../../shared/data"
 
 // readRecords reads a battle file into normalised lines: each record as
-// AppendBattleRecord writes it after fix has adjusted it.
-func readRecords(t *testing.T, path string, fix func(*ringside.BattleRecord)) []string {
+// battlefile.Append writes it after fix has adjusted it.
+func readRecords(t *testing.T, path string, fix func(*battlefile.Record)) []string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r := ringside.NewBattleReader(f, path)
+	r := battlefile.NewReader(f, path)
 	var out []string
 	for {
 		rec, err := r.Next()
@@ -38,7 +38,7 @@ func readRecords(t *testing.T, path string, fix func(*ringside.BattleRecord)) []
 		if fix != nil {
 			fix(rec)
 		}
-		b, err := ringside.AppendBattleRecord(nil, rec)
+		b, err := battlefile.Append(nil, rec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestImportPublicBattlesRoundTrip(t *testing.T) {
 	mustRun(t, "export", "battles", "--db", db1, "-o", out1)
 	want := readRecords(t, src, nil)
 	judge := "human:import:" + filepath.Base(src)
-	got := readRecords(t, out1, func(r *ringside.BattleRecord) {
+	got := readRecords(t, out1, func(r *battlefile.Record) {
 		if r.BattleID == "" || r.Judge != judge {
 			t.Fatalf("exported line without battle_id or with judge %q", r.Judge)
 		}
@@ -149,7 +149,7 @@ func TestImportKeepsEveryField(t *testing.T) {
 	}
 	mustRun(t, "export", "battles", "--db", dbPath, "-o", out)
 	got := readRecords(t, out, nil)
-	want := readRecords(t, src, func(r *ringside.BattleRecord) {
+	want := readRecords(t, src, func(r *battlefile.Record) {
 		switch r.Judge {
 		case "alice":
 			r.Judge = "human:alice"
