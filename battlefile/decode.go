@@ -138,7 +138,7 @@ func finish(r *Record) error {
 // setField assigns one field from its raw JSON value. fast is set on the
 // scanner's path, where raw of an unknown field has not been validated yet.
 func (d *decoder) setField(r *Record, key, raw []byte, fast bool) error {
-	if f := fieldByName[string(key)]; f != nil {
+	if f := fieldByName(key); f != nil {
 		return f.set(d, r, key, raw)
 	}
 	if fast && !json.Valid(raw) {

@@ -31,12 +31,21 @@ type field struct {
 // fields are in the order the writer writes them: the public Chatbot Arena
 // fields first, then ringside's.
 var fields = []field{
-	{name: "model_a", set: setString(func(r *Record) *string { return &r.ModelA }, true), value: stringValue(func(r *Record) *string { return &r.ModelA })},
-	{name: "model_b", set: setString(func(r *Record) *string { return &r.ModelB }, true), value: stringValue(func(r *Record) *string { return &r.ModelB })},
+	{name: "model_a", set: func(d *decoder, r *Record, key, raw []byte) (err error) {
+		r.ModelA, err = d.str(key, raw, true)
+		return err
+	}, value: stringValue(func(r *Record) *string { return &r.ModelA })},
+	{name: "model_b", set: func(d *decoder, r *Record, key, raw []byte) (err error) {
+		r.ModelB, err = d.str(key, raw, true)
+		return err
+	}, value: stringValue(func(r *Record) *string { return &r.ModelB })},
 	{name: "winner", set: setWinner, value: func(r *Record, b []byte) ([]byte, bool, error) {
 		return appendJSONString(b, r.Winner.ArenaWinner()), true, nil
 	}},
-	{name: "judge", set: setString(func(r *Record) *string { return &r.Judge }, true), value: stringValue(func(r *Record) *string { return &r.Judge })},
+	{name: "judge", set: func(d *decoder, r *Record, key, raw []byte) (err error) {
+		r.Judge, err = d.str(key, raw, true)
+		return err
+	}, value: stringValue(func(r *Record) *string { return &r.Judge })},
 	{name: "question_id", set: setQuestionID, value: questionIDValue, columnless: (*Record).NumericQuestionID},
 	{name: "tstamp", set: func(d *decoder, r *Record, key, raw []byte) (err error) {
 		r.Tstamp, _, err = rawNumber(key, raw)
@@ -81,17 +90,37 @@ var fields = []field{
 	{name: "error_b", set: setString(func(r *Record) *string { return &r.ErrorB }, false), value: stringValue(func(r *Record) *string { return &r.ErrorB }), columnless: always},
 }
 
-// fieldByName finds a known field; a lookup with string(key) of a []byte
-// key does not allocate.
-var fieldByName = func() map[string]*field {
-	m := make(map[string]*field, len(fields))
+// fieldTable finds a field by its name's length and first and last bytes,
+// so that the decoder, which looks up every key of every line, compares
+// one name rather than searching. A new field whose name collides makes
+// the package panic on start, which any test shows: change fieldHash.
+var fieldTable = func() (t [256]*field) {
 	for i := range fields {
 		f := &fields[i]
 		f.prefix = `,"` + f.name + `":`
-		m[f.name] = f
+		h := fieldHash(f.name)
+		if t[h] != nil {
+			panic("battlefile: fields " + t[h].name + " and " + f.name + " collide")
+		}
+		t[h] = f
 	}
-	return m
+	return t
 }()
+
+func fieldHash[K string | []byte](key K) uint8 {
+	return uint8(len(key) + 2*int(key[0]) + 4*int(key[len(key)-1]))
+}
+
+// fieldByName finds a known field, or returns nil.
+func fieldByName[K string | []byte](key K) *field {
+	if len(key) == 0 {
+		return nil
+	}
+	if f := fieldTable[fieldHash(key)]; f != nil && f.name == string(key) {
+		return f
+	}
+	return nil
+}
 
 func always(*Record) bool { return true }
 

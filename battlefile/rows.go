@@ -202,7 +202,7 @@ func FromImportedMeasures(im *store.ImportedMeasures) (*Record, error) {
 func putBack(rec *Record, extra map[string]json.RawMessage) error {
 	var d *decoder
 	for k, raw := range extra {
-		f := fieldByName[k]
+		f := fieldByName(k)
 		if f == nil || f.columnless == nil {
 			continue
 		}

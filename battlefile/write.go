@@ -54,7 +54,7 @@ func Append(dst []byte, r *Record) ([]byte, error) {
 func appendExtra(b []byte, extra map[string]json.RawMessage) ([]byte, error) {
 	keys := make([]string, 0, len(extra))
 	for k := range extra {
-		if fieldByName[k] == nil {
+		if fieldByName(k) == nil {
 			keys = append(keys, k)
 		}
 	}
