@@ -1,7 +1,7 @@
 // Package leaderboard is the one place a leaderboard is made: it reads what
 // a board is computed from out of the database (every vote as a
-// rank.Battle, the per-model measurements, a vote as the battle record
-// that export writes), maps the config's [rank] settings to rank options
+// rank.Battle and the per-model measurements; a vote as the battle record
+// that export writes is battlefile.FromExportVote), maps the config's [rank] settings to rank options
 // (Options), computes (Compute) and, for the server, keeps the votes in
 // memory and the boards cached as votes come in (Service). The CLI (rank,
 // compare, export) and the server (the leaderboard page, its downloads and
@@ -12,6 +12,7 @@ import (
 	"context"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 	"github.com/ringside-eval/ringside/rank"
 	"github.com/ringside-eval/ringside/store"
 )
@@ -57,34 +58,12 @@ func LoadPerf(ctx context.Context, db *store.DB, runID string) (*rank.PerfCollec
 		return nil, err
 	}
 	err := db.EachImportedMeasures(ctx, runID, func(im *store.ImportedMeasures) error {
-		rec := ringside.BattleRecord{ModelA: im.ModelA, ModelB: im.ModelB}
-		if err := setColumnless(&rec, im.Extra); err != nil {
-			return ringside.Errorf(ringside.EINTERNAL, "battle extra fields: %v", err)
+		rec, err := battlefile.FromImportedMeasures(im)
+		if err != nil {
+			return err
 		}
-		pc.AddRecord(&rec)
+		AddRecordMeasures(pc, rec)
 		return nil
 	})
 	return pc, err
 }
-
-// recordMeasures are the measured fields of a battle record as an imported
-// battle keeps them in its extra fields.
-type recordMeasures struct {
-	LatencyMsA *float64 `json:"latency_ms_a"`
-	LatencyMsB *float64 `json:"latency_ms_b"`
-	TTFTMsA    *float64 `json:"ttft_ms_a"`
-	TTFTMsB    *float64 `json:"ttft_ms_b"`
-	CostUSDA   *float64 `json:"cost_usd_a"`
-	CostUSDB   *float64 `json:"cost_usd_b"`
-	TokensOutA *int     `json:"tokens_out_a"`
-	TokensOutB *int     `json:"tokens_out_b"`
-	ErrorA     string   `json:"error_a"`
-	ErrorB     string   `json:"error_b"`
-}
-
-// VoteWeightField is ringside's battle-record field for what an LLM vote
-// counts for (a strong verdict given in both orders counts strong_weight
-// times, as Arena-Hard repeats its A>>B verdicts). Export writes it when it
-// is not 1; rank honours it for llm judges only, so that a third-party
-// field of the same name cannot change a human leaderboard.
-const VoteWeightField = "vote_weight"

@@ -171,15 +171,6 @@ func (bs *Battles) Add(b Battle) error {
 	return nil
 }
 
-// AddRecord stores a battle read from a battle file.
-func (bs *Battles) AddRecord(r *ringside.BattleRecord) error {
-	return bs.Add(Battle{
-		ModelA: r.ModelA, ModelB: r.ModelB, Winner: r.Winner, Time: r.Tstamp,
-		Category: r.Category, Kind: r.Kind, Judge: r.Judge, Tags: r.Tags,
-		Dimensions: r.Dimensions, IdentityLeak: r.IdentityLeak,
-	})
-}
-
 func judgeKind(label string) string {
 	kind, _, ok := strings.Cut(label, ":")
 	if !ok {

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 )
 
 // The speed targets of issue 4: `ringside rank --battles FILE` on 1,000,000
@@ -94,8 +94,8 @@ func readBattles(b *testing.B, path string) *Battles {
 	}
 	defer f.Close()
 	bs := NewBattles()
-	if err := ringside.ReadBattleRecords(f, path, func(_ int, r *ringside.BattleRecord) error {
-		return bs.AddRecord(r)
+	if err := battlefile.Read(f, path, func(_ int, r *battlefile.Record) error {
+		return bs.Add(recordBattle(r))
 	}); err != nil {
 		b.Fatal(err)
 	}

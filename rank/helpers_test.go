@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 )
 
 // dataDir is the shared public data, beside the repository.
@@ -26,8 +27,8 @@ func mustLoad(tb testing.TB, name string) *Battles {
 	}
 	defer f.Close()
 	bs := NewBattles()
-	if err := ringside.ReadBattleRecords(f, name, func(_ int, r *ringside.BattleRecord) error {
-		return bs.AddRecord(r)
+	if err := battlefile.Read(f, name, func(_ int, r *battlefile.Record) error {
+		return bs.Add(recordBattle(r))
 	}); err != nil {
 		tb.Fatal(err)
 	}
@@ -90,5 +91,15 @@ func synthetic(rng *rand.Rand, names []string, ratings []float64, n int, add fun
 			}
 		}
 		add(Battle{ModelA: names[i], ModelB: names[j], Winner: w})
+	}
+}
+
+// recordBattle is a battle file's record as a Battle (leaderboard.RecordBattle,
+// which this package's tests cannot import).
+func recordBattle(r *battlefile.Record) Battle {
+	return Battle{
+		ModelA: r.ModelA, ModelB: r.ModelB, Winner: r.Winner, Time: r.Tstamp,
+		Category: r.Category, Kind: r.Kind, Judge: r.Judge, Tags: r.Tags,
+		Dimensions: r.Dimensions, IdentityLeak: r.IdentityLeak,
 	}
 }

@@ -77,34 +77,38 @@ func (pc *PerfCollector) AddGeneration(g *ringside.Generation) {
 	a.side(ptrIf(g.TTFTMs > 0, g.TTFTMs), ptrIf(g.LatencyMs > 0, g.LatencyMs), &tokens)
 }
 
-// AddRecord counts both sides of a battle record. A side with no measured
-// field at all is not a response here: a file without measurements yields
-// no Perf rather than a zero error rate.
-func (pc *PerfCollector) AddRecord(r *ringside.BattleRecord) {
-	pc.addSide(r.ModelA, r.TTFTMsA, r.LatencyMsA, r.CostUSDA, r.TokensOutA, r.ErrorA)
-	pc.addSide(r.ModelB, r.TTFTMsB, r.LatencyMsB, r.CostUSDB, r.TokensOutB, r.ErrorB)
+// Measures are one side of a battle as a battle file records it; nil is
+// not measured.
+type Measures struct {
+	Model                   string
+	TTFTMs, LatencyMs, Cost *float64
+	TokensOut               *int
+	Error                   string
 }
 
-func (pc *PerfCollector) addSide(model string, ttft, latency, cost *float64, tokens *int, errText string) {
-	a := pc.acc(model)
+// AddMeasures counts one side of a recorded battle. A side with no
+// measured field at all is not a response here: a file without
+// measurements yields no Perf rather than a zero error rate.
+func (pc *PerfCollector) AddMeasures(m Measures) {
+	a := pc.acc(m.Model)
 	a.battles++
-	if ttft == nil && latency == nil && cost == nil && tokens == nil && errText == "" {
+	if m.TTFTMs == nil && m.LatencyMs == nil && m.Cost == nil && m.TokensOut == nil && m.Error == "" {
 		return
 	}
 	a.responses++
-	if cost != nil {
-		a.cost += *cost
+	if m.Cost != nil {
+		a.cost += *m.Cost
 		a.costed++
 	}
-	if errText != "" {
+	if m.Error != "" {
 		a.errors++
 		return
 	}
 	var tk *float64
-	if tokens != nil {
-		tk = ptr(float64(*tokens))
+	if m.TokensOut != nil {
+		tk = ptr(float64(*m.TokensOut))
 	}
-	a.side(ttft, latency, tk)
+	a.side(m.TTFTMs, m.LatencyMs, tk)
 }
 
 func (a *perfAcc) side(ttft, latency, tokens *float64) {

@@ -33,8 +33,10 @@ func TestSummarize(t *testing.T) {
 	// From battle records: only measured sides count as responses.
 	pc := NewPerfCollector()
 	lat, cost, tok := 500.0, 0.01, 20
-	pc.AddRecord(&ringside.BattleRecord{ModelA: "x", ModelB: "y", Winner: ringside.WinnerA, LatencyMsA: &lat, CostUSDA: &cost, TokensOutA: &tok})
-	pc.AddRecord(&ringside.BattleRecord{ModelA: "y", ModelB: "x", Winner: ringside.WinnerA, ErrorB: "boom", CostUSDB: &cost})
+	pc.AddMeasures(Measures{Model: "x", LatencyMs: &lat, Cost: &cost, TokensOut: &tok})
+	pc.AddMeasures(Measures{Model: "y"})
+	pc.AddMeasures(Measures{Model: "y"})
+	pc.AddMeasures(Measures{Model: "x", Error: "boom", Cost: &cost})
 	res := pc.Result(nil)
 	if _, ok := res["y"]; ok {
 		t.Errorf("y has no measurements but got %+v", res["y"])

@@ -9,8 +9,8 @@ import (
 	"io"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 	"github.com/ringside-eval/ringside/judge"
-	"github.com/ringside-eval/ringside/leaderboard"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -36,9 +36,9 @@ func loadAgreement(ctx context.Context, db *store.DB) ([]judge.Agreement, error)
 // stored. Unlike `ringside export battles`, an imported battle's tokens
 // and errors are not put back, and a numeric question_id is written as text.
 func writeBattles(ctx context.Context, db *store.DB, w io.Writer) error {
-	bw := ringside.NewBattleWriter(w)
+	bw := battlefile.NewWriter(w)
 	err := db.EachExportVote(ctx, "", func(e *store.ExportVote) error {
-		rec, err := leaderboard.BattleRecord(e)
+		rec, err := battlefile.FromExportVote(e)
 		if err != nil {
 			return err
 		}

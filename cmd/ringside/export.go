@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 	"github.com/ringside-eval/ringside/config"
-	"github.com/ringside-eval/ringside/leaderboard"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -134,9 +134,9 @@ func openExportDB(ctx context.Context, cfg *config.Config, rf *rankFlags) (*stor
 // exportBattles writes one battle record per vote, in the order the votes
 // were stored (the order rank reads them in).
 func exportBattles(ctx context.Context, db *store.DB, runID string, w io.Writer) error {
-	bw := ringside.NewBattleWriter(w)
+	bw := battlefile.NewWriter(w)
 	err := db.EachExportVote(ctx, runID, func(e *store.ExportVote) error {
-		rec, err := leaderboard.BattleRecord(e)
+		rec, err := battlefile.FromExportVote(e)
 		if err != nil {
 			return err
 		}

@@ -10,23 +10,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 	"github.com/ringside-eval/ringside/store"
 )
 
-// publicData is the shared folder of public battle files (see its README).
-const publicData = "../../../shared/data"
-
 // readRecords reads a battle file into normalised lines: each record as
-// AppendBattleRecord writes it after fix has adjusted it.
-func readRecords(t *testing.T, path string, fix func(*ringside.BattleRecord)) []string {
+// battlefile.Append writes it after fix has adjusted it.
+func readRecords(t *testing.T, path string, fix func(*battlefile.Record)) []string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r := ringside.NewBattleReader(f, path)
+	r := battlefile.NewReader(f, path)
 	var out []string
 	for {
 		rec, err := r.Next()
@@ -38,7 +35,7 @@ func readRecords(t *testing.T, path string, fix func(*ringside.BattleRecord)) []
 		if fix != nil {
 			fix(rec)
 		}
-		b, err := ringside.AppendBattleRecord(nil, rec)
+		b, err := battlefile.Append(nil, rec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,25 +70,22 @@ func countVotes(t *testing.T, dbPath string) int {
 // export with every field it had (numeric question ids stay numbers),
 // plus the battle_id and judge ringside gives each line.
 func TestImportPublicBattlesRoundTrip(t *testing.T) {
-	// The smallest public file keeps the test quick under -race (SQLite,
-	// transpiled to Go, is slow there); it has numeric question ids and
-	// repeated lines, like the larger ones.
-	src := filepath.Join(publicData, "prd_vicuna80_human_5models_majority.jsonl")
-	if _, err := os.Stat(src); err != nil {
-		t.Skipf("public data not here: %v", err)
-	}
+	// A trimmed copy of the smallest public file (see testdata/README.md)
+	// keeps the test quick under -race (SQLite, transpiled to Go, is slow
+	// there); it has numeric question ids, like the larger ones.
+	src := filepath.Join("testdata", "prd_vicuna80_5models_320.jsonl")
 	dir := t.TempDir()
 	db1, db2 := filepath.Join(dir, "one.db"), filepath.Join(dir, "two.db")
 	out1, out2 := filepath.Join(dir, "one.jsonl"), filepath.Join(dir, "two.jsonl")
 
 	tm := mustRun(t, "import", "battles", src, "--db", db1)
-	if !strings.Contains(tm.stdout.String(), "800 battles and 800 votes added") {
+	if !strings.Contains(tm.stdout.String(), "320 battles and 320 votes added") {
 		t.Fatalf("import printed %q", tm.stdout)
 	}
 	mustRun(t, "export", "battles", "--db", db1, "-o", out1)
 	want := readRecords(t, src, nil)
 	judge := "human:import:" + filepath.Base(src)
-	got := readRecords(t, out1, func(r *ringside.BattleRecord) {
+	got := readRecords(t, out1, func(r *battlefile.Record) {
 		if r.BattleID == "" || r.Judge != judge {
 			t.Fatalf("exported line without battle_id or with judge %q", r.Judge)
 		}
@@ -108,12 +102,12 @@ func TestImportPublicBattlesRoundTrip(t *testing.T) {
 
 	// The same file again writes nothing.
 	tm = mustRun(t, "import", "battles", src, "--db", db1)
-	if !strings.Contains(tm.stdout.String(), "nothing written") || countVotes(t, db1) != 800 {
+	if !strings.Contains(tm.stdout.String(), "nothing written") || countVotes(t, db1) != 320 {
 		t.Fatalf("re-import printed %q and left %d votes", tm.stdout, countVotes(t, db1))
 	}
 	// Its export, imported back, is recognised line by line (battle_id).
 	tm = mustRun(t, "import", "battles", out1, "--db", db1)
-	if !strings.Contains(tm.stdout.String(), "0 battles and 0 votes added, 800 already stored") || countVotes(t, db1) != 800 {
+	if !strings.Contains(tm.stdout.String(), "0 battles and 0 votes added, 320 already stored") || countVotes(t, db1) != 320 {
 		t.Fatalf("importing the export back printed %q", tm.stdout)
 	}
 	// And into another database it is the same data: the export of the
@@ -149,7 +143,7 @@ func TestImportKeepsEveryField(t *testing.T) {
 	}
 	mustRun(t, "export", "battles", "--db", dbPath, "-o", out)
 	got := readRecords(t, out, nil)
-	want := readRecords(t, src, func(r *ringside.BattleRecord) {
+	want := readRecords(t, src, func(r *battlefile.Record) {
 		switch r.Judge {
 		case "alice":
 			r.Judge = "human:alice"

@@ -6,35 +6,14 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/battlefile"
 	"github.com/ringside-eval/ringside/config"
 	"github.com/ringside-eval/ringside/leaderboard"
 	"github.com/ringside-eval/ringside/rank"
 	"github.com/ringside-eval/ringside/store"
 )
-
-// recordWeight is how many battles a record counts for.
-func recordWeight(rec *ringside.BattleRecord) (int, error) {
-	raw, ok := rec.Extra[leaderboard.VoteWeightField]
-	if !ok || !strings.HasPrefix(rec.Judge, ringside.JudgeLLM+":") {
-		return 1, nil
-	}
-	n, err := strconv.Atoi(string(raw))
-	if err != nil || n < 0 {
-		return 0, ringside.FieldError(leaderboard.VoteWeightField, "must be a whole number, 0 or more (is %s)", raw)
-	}
-	return n, nil
-}
-
-// measured reports whether a record carries any measured value.
-func measured(r *ringside.BattleRecord) bool {
-	return r.LatencyMsA != nil || r.LatencyMsB != nil || r.TTFTMsA != nil || r.TTFTMsB != nil ||
-		r.CostUSDA != nil || r.CostUSDB != nil || r.TokensOutA != nil || r.TokensOutB != nil ||
-		r.ErrorA != "" || r.ErrorB != ""
-}
 
 // openExistingDB opens the database for a command that only reads it:
 // opening creates a missing file, and a mistyped --db would then rank an
@@ -77,21 +56,21 @@ func (m *Main) loadBattleFile(path string) (bs *rank.Battles, perf *rank.PerfCol
 		name = "stdin"
 	}
 	bs = rank.NewBattles()
-	err = ringside.ReadBattleRecords(r, name, func(_ int, rec *ringside.BattleRecord) error {
-		n, err := recordWeight(rec)
+	err = battlefile.Read(r, name, func(_ int, rec *battlefile.Record) error {
+		n, err := rec.Weight()
 		if err != nil {
 			return err
 		}
 		for k := 0; k < n; k++ {
-			if err := bs.AddRecord(rec); err != nil {
+			if err := bs.Add(leaderboard.RecordBattle(rec)); err != nil {
 				return err
 			}
 		}
-		if measured(rec) {
+		if rec.Measured() {
 			if perf == nil {
 				perf = rank.NewPerfCollector()
 			}
-			perf.AddRecord(rec)
+			leaderboard.AddRecordMeasures(perf, rec)
 		}
 		return nil
 	})

@@ -1,4 +1,4 @@
-package ringside
+package battlefile
 
 import (
 	"bytes"
@@ -10,14 +10,16 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ringside-eval/ringside"
 )
 
 // readAll reads a battle file into copies of its records, with line numbers.
-func readAll(t *testing.T, input string) ([]BattleRecord, []int, error) {
+func readAll(t *testing.T, input string) ([]Record, []int, error) {
 	t.Helper()
-	var recs []BattleRecord
+	var recs []Record
 	var lines []int
-	err := ReadBattleRecords(strings.NewReader(input), "battles.jsonl", func(line int, r *BattleRecord) error {
+	err := Read(strings.NewReader(input), "battles.jsonl", func(line int, r *Record) error {
 		recs = append(recs, *r)
 		lines = append(lines, line)
 		return nil
@@ -51,23 +53,23 @@ func TestReadArenaRecords(t *testing.T) {
 			t.Errorf("lines %v, want [1 2 6 7]", lines)
 		}
 		r := recs[0]
-		if r.ModelA != "m1" || r.ModelB != "m2" || r.Winner != WinnerA || r.Judge != "human:7f3c" ||
+		if r.ModelA != "m1" || r.ModelB != "m2" || r.Winner != ringside.WinnerA || r.Judge != "human:7f3c" ||
 			r.QuestionID != "refund-001" || r.Tstamp != 1733150000.5 || r.Turn != 1 || r.Anony == nil || !*r.Anony {
 			t.Errorf("record 1: %+v", r)
 		}
 		r = recs[1]
-		if r.Winner != WinnerBothBad || r.QuestionID != "17" || !r.questionIDNumber || r.Anony != nil {
+		if r.Winner != ringside.WinnerBothBad || r.QuestionID != "17" || !r.questionIDNumber || r.Anony != nil {
 			t.Errorf("record 2: %+v", r)
 		}
 		if string(r.Extra["conversation_a"]) != `[{"role":"user","content":"hi"}]` || string(r.Extra["language"]) != `"English"` {
 			t.Errorf("record 2 extra: %q", r.Extra)
 		}
-		if r := recs[2]; r.Winner != WinnerBothBad || r.Anony == nil || *r.Anony {
+		if r := recs[2]; r.Winner != ringside.WinnerBothBad || r.Anony == nil || *r.Anony {
 			t.Errorf("record 3: %+v", r)
 		}
 		r = recs[3]
-		want := map[string]Winner{"format_compliance": WinnerA, "factual_accuracy": WinnerTie}
-		if r.Winner != WinnerB || r.Category != "refunds" || r.Kind != "edge" || !reflect.DeepEqual(r.Tags, []string{"billing", "long"}) ||
+		want := map[string]ringside.Winner{"format_compliance": ringside.WinnerA, "factual_accuracy": ringside.WinnerTie}
+		if r.Winner != ringside.WinnerB || r.Category != "refunds" || r.Kind != "edge" || !reflect.DeepEqual(r.Tags, []string{"billing", "long"}) ||
 			!reflect.DeepEqual(r.Dimensions, want) || *r.LatencyMsA != 812.5 || r.LatencyMsB != nil || *r.TTFTMsB != 0 ||
 			*r.CostUSDA != 0.0012 || *r.TokensOutB != 0 || r.TokensOutA != nil || r.ErrorA != "timeout" || r.Sample != 2 ||
 			!r.IdentityLeak || r.BattleID != "b-1" {
@@ -76,7 +78,7 @@ func TestReadArenaRecords(t *testing.T) {
 	})
 }
 
-// Errors name the file, the line and the field, and are EINVALID.
+// Errors name the file, the line and the field, and are ringside.EINVALID.
 func TestReadBattleErrors(t *testing.T) {
 	good := `{"model_a": "m1", "model_b": "m2", "winner": "model_a"}` + "\n"
 	for _, tc := range []struct {
@@ -104,10 +106,10 @@ func TestReadBattleErrors(t *testing.T) {
 	} {
 		bothWays(t, func(t *testing.T) {
 			recs, _, err := readAll(t, good+"\n"+tc.line+"\n"+good)
-			if ErrorCode(err) != EINVALID {
-				t.Fatalf("%s: err %v, want EINVALID", tc.line, err)
+			if ringside.ErrorCode(err) != ringside.EINVALID {
+				t.Fatalf("%s: err %v, want ringside.EINVALID", tc.line, err)
 			}
-			if got := ErrorMessage(err); !strings.HasPrefix(got, tc.want) {
+			if got := ringside.ErrorMessage(err); !strings.HasPrefix(got, tc.want) {
 				t.Errorf("%s:\n got %s\nwant %s", tc.line, got, tc.want)
 			}
 			if len(recs) != 1 {
@@ -117,23 +119,23 @@ func TestReadBattleErrors(t *testing.T) {
 	}
 }
 
-// An error returned by the callback stops the reading; an EINVALID one gets
+// An error returned by the callback stops the reading; an ringside.EINVALID one gets
 // the line, others come back as they are.
 func TestReadBattleCallbackError(t *testing.T) {
 	input := strings.Repeat(`{"model_a": "m1", "model_b": "m2", "winner": "model_a"}`+"\n", 5000)
 	bothWays(t, func(t *testing.T) {
 		calls := 0
-		err := ReadBattleRecords(strings.NewReader(input), "f", func(line int, r *BattleRecord) error {
+		err := Read(strings.NewReader(input), "f", func(line int, r *Record) error {
 			if calls++; line == 4321 {
-				return FieldError("model_a", "unknown model")
+				return ringside.FieldError("model_a", "unknown model")
 			}
 			return nil
 		})
-		if got := ErrorMessage(err); got != "f:4321: model_a: unknown model" || calls != 4321 {
+		if got := ringside.ErrorMessage(err); got != "f:4321: model_a: unknown model" || calls != 4321 {
 			t.Errorf("err %q after %d calls", got, calls)
 		}
 		stop := errors.New("stop")
-		err = ReadBattleRecords(strings.NewReader(input), "f", func(line int, r *BattleRecord) error { return stop })
+		err = Read(strings.NewReader(input), "f", func(line int, r *Record) error { return stop })
 		if err != stop {
 			t.Errorf("err %v, want the callback's", err)
 		}
@@ -155,12 +157,12 @@ func TestReadLongLines(t *testing.T) {
 		if len(recs) != 6 || len(recs[4].Extra["conversation_a"]) != len(big)+2 || lines[5] != 6 {
 			t.Fatalf("%d records, lines %v", len(recs), lines)
 		}
-		if !strings.HasPrefix(ErrorMessage(err), "battles.jsonl:7: winner:") {
+		if !strings.HasPrefix(ringside.ErrorMessage(err), "battles.jsonl:7: winner:") {
 			t.Errorf("err %v", err)
 		}
-		br := NewBattleReader(strings.NewReader(b.String()), "f")
+		br := NewReader(strings.NewReader(b.String()), "f")
 		br.MaxLineBytes = 1 << 20
-		if _, err := br.Next(); !strings.Contains(ErrorMessage(err), "f:1: line longer than") {
+		if _, err := br.Next(); !strings.Contains(ringside.ErrorMessage(err), "f:1: line longer than") {
 			t.Errorf("limit: %v", err)
 		}
 	})
@@ -179,8 +181,8 @@ func TestFastAndSlowPathsAgree(t *testing.T) {
 		`{"model_a": "m1", "model_b": "m2", "winner": "tie", "t\u0061gs": ["k"]}`,
 	}
 	for _, line := range lines {
-		var fast, slow BattleRecord
-		d := battleDecoder{intern: map[string]string{}}
+		var fast, slow Record
+		d := *newDecoder()
 		if !d.decodeFast([]byte(line), &fast) {
 			t.Errorf("fast path refused %s", line)
 			continue
@@ -200,8 +202,8 @@ func FuzzBattleDecode(f *testing.F) {
 	f.Add(`{"model_a": "m1", "model_b": "m2", "winner": "model_a", "question_id": 3, "tags": ["a"]}`)
 	f.Add(`{"model_a": "m1", "model_b": "m2", "winner": "tie", "x": [1, {"y": "\"}"}]}`)
 	f.Fuzz(func(t *testing.T, line string) {
-		var fast, slow BattleRecord
-		d := battleDecoder{intern: map[string]string{}}
+		var fast, slow Record
+		d := *newDecoder()
 		ok := d.decodeFast([]byte(line), &fast)
 		err := d.decodeSlow([]byte(line), &slow)
 		if ok && err != nil {
@@ -224,7 +226,7 @@ func TestWriteRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	w := NewBattleWriter(&buf)
+	w := NewWriter(&buf)
 	for i := range recs {
 		if err := w.Write(&recs[i]); err != nil {
 			t.Fatal(err)
@@ -256,7 +258,7 @@ func TestWriteRoundTrip(t *testing.T) {
 			t.Errorf("invalid JSON line %s", line)
 		}
 	}
-	if err := w.Write(&BattleRecord{ModelA: "a", ModelB: "b", Winner: "x"}); ErrorCode(err) != EINVALID {
+	if err := w.Write(&Record{ModelA: "a", ModelB: "b", Winner: "x"}); ringside.ErrorCode(err) != ringside.EINVALID {
 		t.Errorf("invalid winner written: %v", err)
 	}
 }
@@ -282,7 +284,7 @@ func TestReadIOError(t *testing.T) {
 	boom := errors.New("disk gone")
 	bothWays(t, func(t *testing.T) {
 		r := io.MultiReader(strings.NewReader(`{"model_a": "m1", "model_b": "m2", "winner": "tie"}`+"\n"), errReader{boom})
-		err := ReadBattleRecords(r, "f", func(int, *BattleRecord) error { return nil })
+		err := Read(r, "f", func(int, *Record) error { return nil })
 		if !errors.Is(err, boom) {
 			t.Errorf("err %v, want %v", err, boom)
 		}
