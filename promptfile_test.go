@@ -57,3 +57,56 @@ func TestReadPromptsErrorsNameLineAndField(t *testing.T) {
 		})
 	}
 }
+
+func TestReadPromptsInputHygiene(t *testing.T) {
+	good := `{"id": "ok", "prompt": "fine"}`
+	for _, tc := range []struct {
+		name, line, want string
+	}{
+		{"invalid UTF-8", "{\"id\": \"x\", \"prompt\": \"caf\xe9\"}", "f.jsonl:3: prompt: not valid UTF-8"},
+		{"invalid UTF-8 in a message", "{\"id\": \"x\", \"messages\": [{\"role\": \"user\", \"content\": \"a\"}, {\"role\": \"assistant\", \"content\": \"\xff\"}, {\"role\": \"user\", \"content\": \"b\"}]}", "f.jsonl:3: messages[1].content: not valid UTF-8"},
+		{"lone high surrogate", `{"id": "x", "prompt": "a\ud800b"}`, `f.jsonl:3: prompt: \ud800 is half of a UTF-16 surrogate pair`},
+		{"lone low surrogate", `{"id": "x", "prompt": "a", "tags": ["ok", "\udc00"]}`, `f.jsonl:3: tags[1]: \udc00 is half`},
+		{"high surrogate then not low", `{"id": "x", "prompt": "\ud800\u0041"}`, `f.jsonl:3: prompt: \ud800 is half`},
+		{"surrogate in a key", `{"id": "x", "prompt": "a", "\ud800": 1}`, `f.jsonl:3: the key`},
+		{"no Go type for messages", `{"id": "x", "messages": "hi"}`, "f.jsonl:3: messages: want an array of messages, got a string"},
+		{"no Go type for tags", `{"id": "x", "prompt": "a", "tags": [1]}`, "f.jsonl:3: tags"},
+		{"no Go type for a line", `[1, 2]`, "f.jsonl:3: want an object (a promptline), got an array"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ringside.ReadPrompts(strings.NewReader(good+"\n\n"+tc.line+"\n"), "f.jsonl")
+			if ringside.ErrorCode(err) != ringside.EINVALID || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
+			}
+			for _, goType := range []string{"ringside.", "[]", "int64", "float64"} {
+				if strings.Contains(err.Error(), goType) {
+					t.Fatalf("err = %v names the Go type %s", err, goType)
+				}
+			}
+		})
+	}
+}
+
+func TestReadPromptsValidSurrogatePairAndBOM(t *testing.T) {
+	in := "\ufeff" + `{"id": "emoji", "prompt": "\ud83d\ude00 \\ud800 is text"}` + "\n"
+	ps, err := ringside.ReadPrompts(strings.NewReader(in), "f.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ps[0].Messages[0].Content; got != "😀 \\ud800 is text" {
+		t.Fatalf("content = %q", got)
+	}
+}
+
+func TestReadPromptsCheckedNamesTheLine(t *testing.T) {
+	in := `{"id": "a", "prompt": "x"}` + "\n" + `{"id": "b", "prompt": "y"}` + "\n"
+	_, err := ringside.ReadPromptsChecked(strings.NewReader(in), "f.jsonl", func(p *ringside.Prompt) error {
+		if p.ID == "b" {
+			return ringside.Errorf(ringside.EINVALID, "prompt %s: checks[0] (regex): bad", p.ID)
+		}
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "f.jsonl:2: prompt b: checks[0] (regex): bad") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -57,14 +57,10 @@ func readPromptFile(file string) ([]ringside.Prompt, error) {
 		return nil, err
 	}
 	defer r.Close()
-	prompts, err := ringside.ReadPrompts(r, file)
-	if err != nil {
-		return nil, err
-	}
-	if err := judge.ValidatePrompts(prompts); err != nil {
-		return nil, ringside.Errorf(ringside.EINVALID, "%s: %s", file, ringside.ErrorMessage(err))
-	}
-	return prompts, nil
+	return ringside.ReadPromptsChecked(r, file, func(p *ringside.Prompt) error {
+		_, err := judge.CompilePrompt(p, nil)
+		return err
+	})
 }
 
 // checkFiles reads and validates what the config names beyond its own

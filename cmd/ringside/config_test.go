@@ -60,3 +60,15 @@ func TestBadConfigCreatesNoDatabase(t *testing.T) {
 		}
 	}
 }
+
+func TestPromptFileBadRegexNamesLineAndPrompt(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "p.jsonl")
+	src := `{"id": "ok", "prompt": "a"}` + "\n" + `{"id": "rx", "prompt": "a", "checks": [{"type": "regex", "pattern": "(x"}]}` + "\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := readPromptFile(file)
+	if want := file + ":2: prompt rx: checks[0] (regex): "; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want it to contain %q", err, want)
+	}
+}
