@@ -1,6 +1,12 @@
 package ringside_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -109,4 +115,54 @@ func TestReadPromptsCheckedNamesTheLine(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "f.jsonl:2: prompt b: checks[0] (regex): bad") {
 		t.Fatalf("err = %v", err)
 	}
+}
+
+// FuzzReadPrompts: any input is read or refused with a line; what is read
+// validates and reads back the same when written out again.
+func FuzzReadPrompts(f *testing.F) {
+	data, err := os.ReadFile(filepath.Join("examples", "prompts.jsonl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f.Add(line)
+	}
+	f.Add("\ufeff" + `{"id": "x", "prompt": "\ud83d\ude00", "tags": []}`)
+	f.Add(`{"id": "x", "messages": [{"role": "user", "content": "a\ud800"}]}`)
+	f.Add(`{"id": "x", "prompt": "a", "checks": [{"type": "regex", "pattern": "(x", "value": 3}]}`)
+	lineRE := regexp.MustCompile(`^f\.jsonl(:\d+)?: `)
+	f.Fuzz(func(t *testing.T, in string) {
+		prompts, err := ringside.ReadPrompts(strings.NewReader(in), "f.jsonl")
+		if err != nil {
+			var re *ringside.Error
+			if !errors.As(err, &re) || re.Code != ringside.EINVALID || !lineRE.MatchString(re.Message) {
+				t.Fatalf("error %#v does not name the file and line", err)
+			}
+			if strings.Contains(re.Message, "ringside.") {
+				t.Fatalf("error names a Go type: %v", err)
+			}
+			return
+		}
+		var out bytes.Buffer
+		for i := range prompts {
+			if err := prompts[i].Validate(); err != nil {
+				t.Fatalf("prompt %d read but does not validate: %v", i, err)
+			}
+			line, err := json.Marshal(prompts[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			out.Write(line)
+			out.WriteByte('\n')
+		}
+		again, err := ringside.ReadPrompts(bytes.NewReader(out.Bytes()), "f.jsonl")
+		if err != nil {
+			t.Fatalf("written prompts do not read back: %v\n%s", err, out.Bytes())
+		}
+		second, _ := json.Marshal(again)
+		first, _ := json.Marshal(prompts)
+		if !bytes.Equal(first, second) {
+			t.Fatalf("round trip changed the prompts:\n%s\n%s", first, second)
+		}
+	})
 }
