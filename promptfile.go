@@ -46,9 +46,17 @@ type promptLine struct {
 const MaxPromptLine = 16 << 20
 
 // ReadPrompts reads a prompt set in JSONL, validating every line. Blank
-// lines are skipped. Any bad line is an EINVALID error naming the file, the
-// line and the field; duplicate ids within the file are errors too.
+// lines are skipped, and so is a leading UTF-8 byte-order mark. Any bad line
+// is an EINVALID error naming the file, the line and the field; duplicate
+// ids within the file, invalid UTF-8 and lone UTF-16 surrogates are errors
+// too.
 func ReadPrompts(r io.Reader, file string) ([]Prompt, error) {
+	return ReadPromptsChecked(r, file, nil)
+}
+
+// ReadPromptsChecked is ReadPrompts with a further check of every prompt
+// (its checks' rules, say), whose error is reported with the prompt's line.
+func ReadPromptsChecked(r io.Reader, file string, check func(*Prompt) error) ([]Prompt, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxPromptLine)
 	var out []Prompt
@@ -56,11 +64,18 @@ func ReadPrompts(r io.Reader, file string) ([]Prompt, error) {
 	line := 0
 	for sc.Scan() {
 		line++
-		text := bytes.TrimSpace(sc.Bytes())
+		text := sc.Bytes()
+		if line == 1 {
+			text = bytes.TrimPrefix(text, []byte("\ufeff"))
+		}
+		text = bytes.TrimSpace(text)
 		if len(text) == 0 {
 			continue
 		}
 		p, err := parsePromptLine(text)
+		if err == nil && check != nil {
+			err = check(&p)
+		}
 		if err != nil {
 			var fe *Error
 			le := &LineError{File: file, Line: line, Err: err}
@@ -90,6 +105,9 @@ func ReadPrompts(r io.Reader, file string) ([]Prompt, error) {
 }
 
 func parsePromptLine(text []byte) (Prompt, error) {
+	if err := checkJSONText(text); err != nil {
+		return Prompt{}, err
+	}
 	var pl promptLine
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.DisallowUnknownFields()
@@ -110,23 +128,4 @@ func parsePromptLine(text []byte) (Prompt, error) {
 		return Prompt{}, err
 	}
 	return p, nil
-}
-
-// jsonFieldError turns encoding/json's errors into ones that name the field.
-func jsonFieldError(err error) error {
-	var te *json.UnmarshalTypeError
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &te):
-		// Fields of the embedded Prompt are reported as "Prompt.tags".
-		return FieldError(strings.TrimPrefix(te.Field, "Prompt."), "expected %s, got JSON %s", te.Type, te.Value)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return errors.New("invalid JSON: the line ends before the value does")
-	case errors.As(err, &se):
-		return fmt.Errorf("invalid JSON at byte %d: %v", se.Offset, err)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return FieldError(name, "unknown field")
-	}
-	return err
 }

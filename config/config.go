@@ -24,6 +24,9 @@ type Config struct {
 
 	// Path is the file the config was read from ("" for the built-in demo).
 	Path string `toml:"-"`
+	// src is the file's text, kept to place errors found after loading
+	// (Locate).
+	src string
 }
 
 // Server holds the web server's settings.

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ringside-eval/ringside"
@@ -56,6 +57,11 @@ func (c *Config) Validate() error {
 	}
 	if len(c.Dimensions) == 0 {
 		return ringside.FieldError("dimensions", "name at least one dimension")
+	}
+	for i, d := range c.Dimensions {
+		if slices.Contains(c.Dimensions[:i], d) {
+			return ringside.FieldError("dimensions", "%q is listed twice", d)
+		}
 	}
 	return c.Judging.Validate()
 }

@@ -88,11 +88,11 @@ func (m *Main) liveStreamers(cfg *config.Config) (map[string]ringside.Streamer, 
 		return nil, nil
 	}
 	out := make(map[string]ringside.Streamer, len(cfg.Models))
-	for _, model := range cfg.Models {
+	for i, model := range cfg.Models {
 		// Keys come through the injected environment, as for run and judge.
 		s, err := provider.New(model, provider.Options{Getenv: m.Getenv})
 		if err != nil {
-			return nil, err
+			return nil, cfg.Locate(err, fmt.Sprintf("models[%d]", i))
 		}
 		out[model.Name] = s
 	}
