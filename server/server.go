@@ -41,7 +41,7 @@ func New(db *store.DB, cfg *config.Config, logger *slog.Logger, opts ...Option) 
 	o := buildOptions(opts)
 	s := &Server{Echo: e, DB: db, Config: cfg, Logger: logger, Now: o.now}
 	s.judging = newJudging(db, cfg, o, logger)
-	s.events = newEvents(db.DataStamp, eventPoll, eventDebounce)
+	s.events = newEvents(db.DataStamp, realEventTimers(eventPoll, eventDebounce))
 	s.judging.onVote = s.events.publish
 	e.HTTPErrorHandler = s.handleError
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
