@@ -46,6 +46,19 @@ func newDemoServer(t *testing.T) *demoServer {
 	if _, err := server.EnsureAdminToken(ctx, db, demoAdminToken); err != nil {
 		t.Fatal(err)
 	}
+	srv := server.New(db, demoConfig(t, demo), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ts := httptest.NewServer(srv.Echo)
+	t.Cleanup(func() {
+		srv.Close()
+		ts.Close()
+	})
+	return &demoServer{t: t, db: db, srv: srv, ts: ts, demo: demo}
+}
+
+// demoConfig serves the demo's models and judges its stored battles,
+// played instantly.
+func demoConfig(t *testing.T, demo *servertest.Demo) *config.Config {
+	t.Helper()
 	cfg := config.Defaults()
 	cfg.Models = demo.Models
 	cfg.PromptSets = []config.PromptSet{{Name: servertest.PromptSet, File: "unused.jsonl"}}
@@ -54,13 +67,7 @@ func newDemoServer(t *testing.T) *demoServer {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(db, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	ts := httptest.NewServer(srv.Echo)
-	t.Cleanup(func() {
-		srv.Close()
-		ts.Close()
-	})
-	return &demoServer{t: t, db: db, srv: srv, ts: ts, demo: demo}
+	return cfg
 }
 
 // get fetches path, with the admin token when admin is set, and decodes a

@@ -37,10 +37,9 @@ const (
 // is not free). Each stream gets the new stamp through a one-slot channel:
 // updates coalesce, and a slow reader never holds up the others.
 type events struct {
-	stamp    func(context.Context) (store.Stamp, error)
-	poll     time.Duration
-	debounce time.Duration
-	nudges   chan struct{}
+	stamp  func(context.Context) (store.Stamp, error)
+	timers eventTimers
+	nudges chan struct{}
 
 	mu     sync.Mutex
 	subs   map[chan store.Stamp]struct{}
@@ -48,10 +47,28 @@ type events struct {
 	done   chan struct{}
 }
 
-// newEvents starts the watcher; it reads the stamp every poll, and debounce
-// after a nudge.
-func newEvents(stamp func(context.Context) (store.Stamp, error), poll, debounce time.Duration) *events {
-	e := &events{stamp: stamp, poll: poll, debounce: debounce, nudges: make(chan struct{}, 1),
+// eventTimers is the watcher's clock: a tick for every look at writes by
+// other processes, and the wait after a nudge. Tests drive both by hand.
+type eventTimers struct {
+	poll     <-chan time.Time
+	debounce func() <-chan time.Time
+	stop     func()
+}
+
+// realEventTimers ticks every poll and waits debounce after a nudge.
+func realEventTimers(poll, debounce time.Duration) eventTimers {
+	t := time.NewTicker(poll)
+	return eventTimers{
+		poll:     t.C,
+		debounce: func() <-chan time.Time { return time.After(debounce) },
+		stop:     t.Stop,
+	}
+}
+
+// newEvents starts the watcher; it reads the stamp at every poll tick, and
+// once the debounce wait after a nudge is over.
+func newEvents(stamp func(context.Context) (store.Stamp, error), timers eventTimers) *events {
+	e := &events{stamp: stamp, timers: timers, nudges: make(chan struct{}, 1),
 		subs: map[chan store.Stamp]struct{}{}, done: make(chan struct{})}
 	go e.watch()
 	return e
@@ -68,18 +85,17 @@ func (e *events) publish() {
 // watch reads the stamp when there is reason to, while a stream is open,
 // and hands every stream a stamp that changed.
 func (e *events) watch() {
-	poll := time.NewTicker(e.poll)
-	defer poll.Stop()
+	defer e.timers.stop()
 	var last store.Stamp
 	for {
 		select {
 		case <-e.done:
 			return
-		case <-poll.C:
+		case <-e.timers.poll:
 		case <-e.nudges:
 			// Let the rest of a burst land before the pages refetch.
 			select {
-			case <-time.After(e.debounce):
+			case <-e.timers.debounce():
 			case <-e.done:
 				return
 			}
@@ -87,7 +103,7 @@ func (e *events) watch() {
 		if e.streams() == 0 {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), e.poll)
+		ctx, cancel := context.WithTimeout(context.Background(), eventPoll)
 		now, err := e.stamp(ctx)
 		cancel()
 		if err != nil || now == last {

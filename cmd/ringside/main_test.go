@@ -155,15 +155,22 @@ func TestServeDemoAnswersHealthAndPages(t *testing.T) {
 	t.Chdir(dir)
 	tm := newTestMain()
 	base, stop := startServe(t, tm)
-	for _, path := range []string{"/healthz", "/", "/judge", "/leaderboard", "/admin", "/assets/style.css"} {
-		resp, err := http.Get(base + path)
+	for _, tc := range []struct{ path, contentType, fragment string }{
+		{"/healthz", "application/json", `"status":"ok"`},
+		{"/", "text/html; charset=UTF-8", "<title>ringside</title>"},
+		{"/judge", "text/html; charset=UTF-8", "<title>ringside · judge</title>"},
+		{"/leaderboard", "text/html; charset=UTF-8", "<title>ringside · leaderboard</title>"},
+		{"/admin", "text/html; charset=UTF-8", "<title>ringside · admin</title>"},
+		{"/assets/style.css", "text/css; charset=utf-8", "font-family"},
+	} {
+		resp, err := http.Get(base + tc.path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Errorf("GET %s = %d: %s", path, resp.StatusCode, body)
+		if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || ct != tc.contentType || !strings.Contains(string(body), tc.fragment) {
+			t.Errorf("GET %s = %d %s: %.300s; want 200 %s with %s", tc.path, resp.StatusCode, ct, body, tc.contentType, tc.fragment)
 		}
 	}
 	if code := stop(); code != exitOK {
