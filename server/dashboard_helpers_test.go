@@ -31,7 +31,7 @@ type demoServer struct {
 	demo *servertest.Demo
 }
 
-func newDemoServer(t *testing.T) *demoServer {
+func newDemoServer(t *testing.T, opts ...server.Option) *demoServer {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "ringside.db"))
@@ -46,7 +46,7 @@ func newDemoServer(t *testing.T) *demoServer {
 	if _, err := server.EnsureAdminToken(ctx, db, demoAdminToken); err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(db, demoConfig(t, demo), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	srv := server.New(db, demoConfig(t, demo), slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
 	ts := httptest.NewServer(srv.Echo)
 	t.Cleanup(func() {
 		srv.Close()

@@ -15,6 +15,9 @@ type options struct {
 	streamers map[string]ringside.Streamer
 	now       func() time.Time
 	rand      rand.Source
+	// eventPoll is how often event streams look for changes made by other
+	// processes; tests lengthen it to show that votes are told at once.
+	eventPoll time.Duration
 }
 
 // WithStreamers gives live judging its models, by configured model name.
@@ -35,7 +38,7 @@ func WithRandSource(src rand.Source) Option {
 }
 
 func buildOptions(opts []Option) *options {
-	o := &options{now: time.Now}
+	o := &options{now: time.Now, eventPoll: eventPoll}
 	for _, opt := range opts {
 		opt(o)
 	}

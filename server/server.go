@@ -44,7 +44,7 @@ func New(db *store.DB, cfg *config.Config, logger *slog.Logger, opts ...Option) 
 	e.HidePort = true
 	o := buildOptions(opts)
 	s := &Server{Echo: e, DB: db, Config: cfg, Logger: logger, Now: o.now, adminFailures: newAdminFailures(o.now)}
-	s.events = newEvents(db.DataStamp, realEventTimers(eventPoll, eventDebounce))
+	s.events = newEvents(db.DataStamp, realEventTimers(o.eventPoll, eventDebounce))
 	s.judging = judging.New(db, cfg, judging.Deps{Streamers: o.streamers, Now: o.now, Rand: o.rand,
 		Logger: logger, OnVote: s.events.publish})
 	s.sockets = newJudgeSockets(s.judging, db, cfg.Judging, logger)
