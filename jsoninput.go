@@ -17,10 +17,10 @@ import (
 // Go types in its errors; a file's author should instead learn which line
 // and field to fix, in words.
 
-// checkJSONText returns a FieldError naming the first string of one JSON
+// CheckJSONText returns a FieldError naming the first string of one JSON
 // value that holds invalid UTF-8 or a lone surrogate escape. Syntax errors
 // are left for the decoder to report.
-func checkJSONText(text []byte) error {
+func CheckJSONText(text []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(text))
 	var stack []jsonFrame
 	var start int64

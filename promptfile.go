@@ -105,7 +105,7 @@ func ReadPromptsChecked(r io.Reader, file string, check func(*Prompt) error) ([]
 }
 
 func parsePromptLine(text []byte) (Prompt, error) {
-	if err := checkJSONText(text); err != nil {
+	if err := CheckJSONText(text); err != nil {
 		return Prompt{}, err
 	}
 	var pl promptLine

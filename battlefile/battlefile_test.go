@@ -103,6 +103,12 @@ func TestReadBattleErrors(t *testing.T) {
 		{`{"model_a": "m1", "model_b": "m2", "winner": "tie", "extra": [1, }`, `battles.jsonl:3: extra: invalid JSON`},
 		{`["model_a"]`, `battles.jsonl:3: a battle must be a JSON object`},
 		{`{"model_a": "m1", "model_b": "m2", "winner": "tie"} {}`, `battles.jsonl:3: invalid JSON: data after the battle object`},
+		// Text that decoding would quietly change is refused, wherever it is.
+		{"{\"model_a\": \"m\xff1\", \"model_b\": \"m2\", \"winner\": \"tie\"}", `battles.jsonl:3: model_a: not valid UTF-8`},
+		{`{"model_a": "m1", "model_b": "m2", "winner": "tie", "language": "Engl` + "\xc3" + `"}`, `battles.jsonl:3: language: not valid UTF-8`},
+		{`{"model_a": "m\ud800", "model_b": "m2", "winner": "tie"}`, `battles.jsonl:3: model_a: \ud800 is half of a UTF-16 surrogate pair, without its second half`},
+		{`{"model_a": "m1", "model_b": "m2", "winner": "tie", "conversation_a": [{"role": "user", "content": "x \uDC00"}]}`,
+			`battles.jsonl:3: conversation_a[0].content: \udc00 is half of a UTF-16 surrogate pair, without its first half`},
 	} {
 		bothWays(t, func(t *testing.T) {
 			recs, _, err := readAll(t, good+"\n"+tc.line+"\n"+good)
@@ -121,6 +127,16 @@ func TestReadBattleErrors(t *testing.T) {
 
 // An error returned by the callback stops the reading; an ringside.EINVALID one gets
 // the line, others come back as they are.
+func TestReadBattleKeepsSurrogatePairs(t *testing.T) {
+	recs, _, err := readAll(t, `{"model_a": "m1", "model_b": "m2", "winner": "tie", "question_id": "smile \ud83d\ude00"}`+"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || recs[0].QuestionID != "smile 😀" {
+		t.Fatalf("records %+v, want one with the emoji", recs)
+	}
+}
+
 func TestReadBattleCallbackError(t *testing.T) {
 	input := strings.Repeat(`{"model_a": "m1", "model_b": "m2", "winner": "model_a"}`+"\n", 5000)
 	bothWays(t, func(t *testing.T) {
