@@ -6,7 +6,7 @@ import "context"
 // as they were: Votes and LastVote count them and give the largest row id,
 // and Changes moves whenever a stored vote is changed or deleted, or what
 // it counts for changes (its battle flagged as an identity leak, its
-// judge renamed, its weight changed; migration 007). Votes only ever
+// judge renamed, its weight changed; migration 008). Votes only ever
 // appended leave Changes alone, so a reader that kept what it read up to
 // LastVote need only read the votes after it. Imports counts the battle
 // files imported, whose records may carry measurements.
