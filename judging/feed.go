@@ -27,8 +27,9 @@ type feed struct {
 	pace   feedPace
 	dealt  time.Time
 
-	// The release, the same number of bytes for both sides: allowed, as
-	// of at, when at least one side had no more than limit yet.
+	// The release, in bytes a side, the same for both: allowed as of at,
+	// when the shorter side still streaming had limit bytes (its cap until
+	// the next tick).
 	started bool
 	allowed float64
 	at      time.Time

@@ -60,22 +60,75 @@ type seenSide struct {
 	firstAt    time.Time
 }
 
-// watchDemo fills a database with the demo, serves it with judging from
-// source, and has one judge watch and vote on n battles. It returns both
-// sides of each battle that was not void.
+// watchDemo serves the demo with judging from source and has one judge
+// watch and vote on n battles. It returns both sides of each battle that
+// was not void.
 func watchDemo(t *testing.T, source string, n int) [][2]seenSide {
+	ctx := context.Background()
+	db, cfg, ws := serveDemo(t, source)
+	j := &judge{t: t, ws: ws}
+	if hello := j.read(); hello.Type != "hello" {
+		t.Fatalf("first frame %s", hello.raw)
+	}
+	var (
+		seen [][2]seenSide
+		ids  []string
+	)
+	j.send(map[string]string{"type": "next"})
+	b := j.until("battle")
+	for len(seen) < n {
+		sides, next := timeBattle(j, b)
+		if next != nil { // void: a model failed, and the next battle came
+			b = *next
+			continue
+		}
+		for i := range sides {
+			if sides[i].firstWords < cfg.Judging.DisplayDelay {
+				t.Fatalf("battle %s: first words after %s, before display_delay", b.BattleID, sides[i].firstWords)
+			}
+		}
+		j.vote(b.BattleID, "tie")
+		seen, ids = append(seen, sides), append(ids, b.BattleID)
+		j.send(map[string]string{"type": "next"})
+		b = j.until("battle")
+	}
+	// A live battle's generations are stored when both streams end, which
+	// may come after the judge voted; the judge leaving does not cut them
+	// short. Every model's timeout passing on the virtual clock leaves none
+	// running.
+	ws.Close()
+	time.Sleep(3 * time.Minute)
+	for k, id := range ids {
+		stored, err := db.Battle(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, g := range []string{stored.GenerationA, stored.GenerationB} {
+			gen, err := db.Generation(ctx, g)
+			if err != nil {
+				t.Fatalf("battle %s side %d: %v", id, i, err)
+			}
+			seen[k][i].model, seen[k][i].storedTTFT = gen.Model, gen.TTFTMs
+		}
+	}
+	return seen
+}
+
+// serveDemo fills a database with the demo and serves it, with the demo's
+// models at their real speed (the clock is virtual) and the default
+// [judging] settings but for source. It returns a judge's websocket.
+func serveDemo(t *testing.T, source string) (*store.DB, *config.Config, *websocket.Conn) {
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "ringside.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	demo, err := servertest.Fill(ctx, db, servertest.Options{Humans: 1, HumanVotes: 1})
-	if err != nil {
+	if _, err := servertest.Fill(ctx, db, servertest.Options{Humans: 1, HumanVotes: 1}); err != nil {
 		t.Fatal(err)
 	}
 	cfg := config.Defaults()
-	cfg.Models = sim.DemoModels() // at their real speed: the clock is virtual
+	cfg.Models = sim.DemoModels()
 	cfg.PromptSets = []config.PromptSet{{Name: servertest.PromptSet, File: "unused.jsonl"}}
 	cfg.Judging.Source = source
 	if err := cfg.Validate(); err != nil {
@@ -107,48 +160,7 @@ func watchDemo(t *testing.T, source string, n int) [][2]seenSide {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	j := &judge{t: t, ws: ws}
-	if hello := j.read(); hello.Type != "hello" {
-		t.Fatalf("first frame %s", hello.raw)
-	}
-	var (
-		seen [][2]seenSide
-		ids  []string
-	)
-	j.send(map[string]string{"type": "next"})
-	b := j.until("battle")
-	for len(seen) < n {
-		sides, next := timeBattle(j, b)
-		if next != nil { // void: a model failed, and the next battle came
-			b = *next
-			continue
-		}
-		j.vote(b.BattleID, "tie")
-		seen, ids = append(seen, sides), append(ids, b.BattleID)
-		j.send(map[string]string{"type": "next"})
-		b = j.until("battle")
-	}
-	// A live battle's generations are stored when both streams end, which
-	// may come after the judge voted. Every model's timeout passing on the
-	// virtual clock leaves none running.
-	time.Sleep(3 * time.Minute)
-	for k, id := range ids {
-		stored, err := db.Battle(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, g := range []string{stored.GenerationA, stored.GenerationB} {
-			gen, err := db.Generation(ctx, g)
-			if err != nil {
-				t.Fatalf("battle %s side %d: %v", id, i, err)
-			}
-			seen[k][i].model, seen[k][i].storedTTFT = gen.Model, gen.TTFTMs
-		}
-	}
-	if len(demo.Models) != 4 {
-		t.Fatalf("demo has %d models", len(demo.Models))
-	}
-	return seen
+	return db, cfg, ws
 }
 
 // timeBattle times both sides of battle b until voting opens. For a void
