@@ -109,13 +109,13 @@ func TestExampleJudgingMatchesDefaults(t *testing.T) {
 	if !reflect.DeepEqual(cfg.Judging, want) {
 		t.Fatalf("example [judging] = %+v\nwant the defaults %+v", cfg.Judging, want)
 	}
-	custom, err := config.Parse([]byte("[judging]\nsource = \"stored\"\nruns = [\"nightly\"]\nreveal = \"after_session\"\npace = \"instant\"\npace_to_slower = true\nvote_opens = \"partial\"\nvote_open_chars = 100\n[judging.open]\nenabled = true\nquota = 20\n"), "c.toml")
+	custom, err := config.Parse([]byte("[judging]\nsource = \"stored\"\nruns = [\"nightly\"]\nreveal = \"after_session\"\npace = \"instant\"\ndisplay_delay = \"1s\"\ndisplay_rate = 50.0\nvote_opens = \"partial\"\nvote_open_chars = 100\n[judging.open]\nenabled = true\nquota = 20\n"), "c.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	j := custom.Judging
 	if j.Source != "stored" || j.Runs[0] != "nightly" || j.Reveal != "after_session" || j.Pace != "instant" ||
-		!j.PaceToSlower || j.VoteOpens != "partial" || j.VoteOpenChars != 100 || !j.Open.Enabled || j.Open.Quota != 20 {
+		j.DisplayDelay.Seconds() != 1 || j.DisplayRate != 50 || j.VoteOpens != "partial" || j.VoteOpenChars != 100 || !j.Open.Enabled || j.Open.Quota != 20 {
 		t.Fatalf("judging = %+v", j)
 	}
 	if j.PingInterval != config.DefaultJudging().PingInterval {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -21,12 +22,19 @@ type Judging struct {
 	// "after_vote", "after_session" (when the quota is met or the judge
 	// ends the session) or "never".
 	Reveal string `toml:"reveal"`
-	// Pace is how stored battles stream: "recorded" (at the pace the
-	// generation was recorded) or "instant".
+	// Pace is how stored battles reach the judge: "recorded" (replayed at
+	// the pace the generations were recorded, and shown like live ones) or
+	// "instant" (both outputs in full, at once).
 	Pace string `toml:"pace"`
-	// PaceToSlower shows both sides at the speed of the slower one, so that
-	// speed does not give a model away.
-	PaceToSlower bool `toml:"pace_to_slower"`
+	// DisplayDelay and DisplayRate blind the judge to the models' speed:
+	// both sides start showing together, no sooner than DisplayDelay after
+	// the battle is dealt and once both have their first words, and both
+	// then show at DisplayRate characters (UTF-8 bytes) a second.
+	DisplayDelay time.Duration `toml:"display_delay"`
+	DisplayRate  float64       `toml:"display_rate"`
+	// PaceToSlower is the old, optional pacing; it is refused with a
+	// pointer to DisplayRate, rather than left to mean nothing.
+	PaceToSlower *bool `toml:"pace_to_slower"`
 	// VoteOpens is when a judge may vote: "end" (both sides finished) or
 	// "partial" (each side finished or showed VoteOpenChars characters).
 	VoteOpens     string `toml:"vote_opens"`
@@ -87,6 +95,7 @@ const (
 func DefaultJudging() Judging {
 	return Judging{
 		Source: SourceLive, Reveal: RevealAfterVote, Pace: PaceRecorded,
+		DisplayDelay: 2 * time.Second, DisplayRate: 100,
 		VoteOpens: VoteOpensEnd, VoteOpenChars: 400, MaxReasonChars: 2000,
 		MaxMessageBytes: 16 << 10, SendBuffer: 256,
 		PingInterval: 25 * time.Second, PongTimeout: 60 * time.Second, WriteTimeout: 10 * time.Second,
@@ -96,8 +105,15 @@ func DefaultJudging() Judging {
 	}
 }
 
+// MinDisplayRate is the slowest display_rate allowed, in characters a
+// second: about reading speed, so a judge is never kept waiting on the text.
+const MinDisplayRate = 20
+
 // Validate checks the judging settings; errors name the key.
 func (j *Judging) Validate() error {
+	if err := j.validatePacing(); err != nil {
+		return err
+	}
 	for _, c := range []struct {
 		key, value string
 		allowed    []string
@@ -152,6 +168,19 @@ func (j *Judging) Validate() error {
 		if c.rate <= 0 {
 			return ringside.FieldError("judging."+c.key, "must be positive")
 		}
+	}
+	return nil
+}
+
+func (j *Judging) validatePacing() error {
+	if j.PaceToSlower != nil {
+		return ringside.FieldError("judging.pace_to_slower", "was removed: both sides are now always shown together at display_rate, whatever the models' speed (docs/protocol.md, Pacing)")
+	}
+	if j.DisplayDelay < 0 {
+		return ringside.FieldError("judging.display_delay", "must not be negative")
+	}
+	if !(j.DisplayRate >= MinDisplayRate) || math.IsInf(j.DisplayRate, 1) {
+		return ringside.FieldError("judging.display_rate", "must be a number of characters a second, at least %d", MinDisplayRate)
 	}
 	return nil
 }

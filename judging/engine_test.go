@@ -214,6 +214,8 @@ func newFixture(t *testing.T, kite, moss *script) *fixture {
 	cfg.Models = []ringside.Model{modelKite, modelMoss}
 	cfg.PromptSets = []config.PromptSet{{Name: "support", File: "unused.jsonl"}}
 	cfg.Dimensions = []string{"factual_accuracy"}
+	// Blind pacing has tests of its own; these want the text at once.
+	cfg.Judging.DisplayDelay, cfg.Judging.DisplayRate = 0, 1e6
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package judging
 
 import (
+	"math"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -8,14 +9,38 @@ import (
 
 // feed is the text of one battle's two sides as it arrives, from live
 // streams or a stored battle's replay. It outlives the judge's connection,
-// so a judge who reconnects is sent what arrived meanwhile. One pump at a
-// time reads it and is woken through notify.
+// so a judge who reconnects is sent what was released meanwhile. One pump
+// at a time reads it and is woken through notify.
+//
+// What a judge sees of the two sides must not tell the models apart by
+// speed: the side that writes first or faster is not the one that shows
+// first or faster. So a paced feed releases both sides together: nothing
+// before display_delay has passed since the deal and both sides have their
+// first words (or ended), then both at one common rate, display_rate, from
+// the same clock ticks. While both still stream, neither shows more than
+// the other has, so a model slower than display_rate holds both sides back
+// alike. A side that ended early goes on at the common rate.
 type feed struct {
 	mu     sync.Mutex
 	side   [2]feedSide
 	notify chan struct{}
-	// paced shows both sides at the speed of the slower one.
-	paced bool
+	pace   feedPace
+	dealt  time.Time
+
+	// The release, in bytes a side, the same for both: allowed as of at,
+	// when the shorter side still streaming had limit bytes (its cap until
+	// the next tick).
+	started bool
+	allowed float64
+	at      time.Time
+	limit   int
+}
+
+// feedPace is how a feed releases its text. The zero value is instant:
+// both sides in full at once, when both have ended.
+type feedPace struct {
+	delay time.Duration
+	rate  float64 // bytes a second per side; 0 is instant
 }
 
 type feedSide struct {
@@ -24,9 +49,12 @@ type feedSide struct {
 	done, failed bool
 }
 
-func newFeed(paced bool) *feed {
-	return &feed{notify: make(chan struct{}, 1), paced: paced}
+func newFeed(p feedPace, dealt time.Time) *feed {
+	return &feed{notify: make(chan struct{}, 1), pace: p, dealt: dealt}
 }
+
+// paced reports whether time alone releases text, so the pump must tick.
+func (f *feed) paced() bool { return f.pace.rate > 0 }
 
 func (f *feed) wake() {
 	select {
@@ -65,25 +93,20 @@ type feedView struct {
 	shown  [2]int    // bytes shown once text is sent
 	full   [2]bool   // everything the side will ever produce is shown
 	failed [2]bool
-	// pending is set when pacing holds text back that time alone will
-	// release, so the pump must tick.
-	pending bool
 }
 
-// slowestRate is the floor of the pacing speed, in bytes per second, so a
-// side that wrote three words in ten seconds does not hold the other for
-// minutes.
-const slowestRate = 40.0
-
-// view returns what may be shown at now, given what was sent.
+// view returns what may be shown at now, given what was sent. A paced feed
+// moves its release on at every call: the pump calls it on its clock ticks
+// only, so that when text reaches the judge depends on that clock, not on
+// when the models wrote it.
 func (f *feed) view(sent [2]int, now time.Time) feedView {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	release := f.released(now)
+	release := f.release(now)
 	var v feedView
 	for i := range f.side {
 		s := &f.side[i]
-		n := min(release[i], len(s.text))
+		n := min(release, len(s.text))
 		for n < len(s.text) && n > 0 && !utf8.RuneStart(s.text[n]) {
 			n-- // never cut a character in two
 		}
@@ -94,46 +117,50 @@ func (f *feed) view(sent [2]int, now time.Time) feedView {
 		v.full[i] = s.done && v.shown[i] == len(s.text)
 		v.failed[i] = s.failed
 	}
-	// Before both ended, new text (a wake) is what releases more.
-	v.pending = f.side[0].done && f.side[1].done && !(v.full[0] && v.full[1])
 	return v
 }
 
-// released returns how many bytes of each side may be shown at now.
-// Unpaced, everything that arrived. Paced, both sides advance together:
-// while a side still streams, neither shows more than it has; once both
-// ended, the rest is released at the slower side's own speed. So both
-// panes fill at the slower model's pace and finish as it would have.
-func (f *feed) released(now time.Time) [2]int {
+// release returns how many bytes of each side may be shown at now.
+func (f *feed) release(now time.Time) int {
 	a, b := &f.side[0], &f.side[1]
-	if !f.paced {
-		return [2]int{len(a.text), len(b.text)}
-	}
-	var limit int
-	switch {
-	case !a.done && !b.done:
-		limit = min(len(a.text), len(b.text))
-	case !a.done:
-		limit = len(a.text)
-	case !b.done:
-		limit = len(b.text)
-	default:
-		last := a
-		if b.end.After(a.end) {
-			last = b
+	if !f.paced() {
+		if a.done && b.done {
+			return math.MaxInt
 		}
-		rate := min(streamRate(a), streamRate(b))
-		limit = len(last.text) + int(rate*now.Sub(last.end).Seconds())
+		return 0
 	}
-	return [2]int{limit, limit}
+	if !f.started {
+		if !ready(a) || !ready(b) || now.Before(f.dealt.Add(f.pace.delay)) {
+			return 0
+		}
+		f.started, f.at, f.limit = true, now, f.streaming()
+		return 0
+	}
+	// Text that arrived since the last tick is released from this tick on,
+	// not at once: the allowance grows at the common rate, no further than
+	// what both sides had at the last tick.
+	limit := f.limit
+	if now.Sub(f.at) > 2*paceTick {
+		// No pump ticked meanwhile (the judge was away): what arrived in
+		// the gap would have been released by now.
+		limit = f.streaming()
+	}
+	f.allowed = max(f.allowed, min(f.allowed+f.pace.rate*now.Sub(f.at).Seconds(), float64(limit)))
+	f.at, f.limit = now, f.streaming()
+	return int(f.allowed)
 }
 
-// streamRate is a finished side's speed in bytes per second, at least
-// slowestRate.
-func streamRate(s *feedSide) float64 {
-	d := s.end.Sub(s.first).Seconds()
-	if len(s.text) == 0 || d <= 0 {
-		return 1e12 // arrived at once: no limit of its own
+// ready reports whether a side has its first words or ended.
+func ready(s *feedSide) bool { return s.done || len(s.text) > 0 }
+
+// streaming returns the most bytes both sides may show by what arrived: the
+// text of the shorter side still streaming, no limit once both ended.
+func (f *feed) streaming() int {
+	limit := math.MaxInt
+	for i := range f.side {
+		if s := &f.side[i]; !s.done {
+			limit = min(limit, len(s.text))
+		}
 	}
-	return max(float64(len(s.text))/d, slowestRate)
+	return limit
 }

@@ -8,60 +8,110 @@ import (
 	"github.com/ringside-eval/ringside"
 )
 
-func TestPacedFeedShowsBothSidesAtTheSlowerSpeed(t *testing.T) {
-	t0 := time.Unix(1000, 0)
-	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	f := newFeed(true)
-	var sent [2]int
-	show := func(now time.Time) [2]string {
-		v := f.view(sent, now)
-		sent = v.shown
-		return v.text
-	}
+// ticker reads a feed at the pump's ticks from t0 and keeps what was sent.
+type ticker struct {
+	f    *feed
+	t0   time.Time
+	sent [2]int
+}
 
-	// Side a is fast, side b slow: a shows no more than b has.
-	f.append(0, strings.Repeat("a", 100), at(10))
-	if got := show(at(10)); got != [2]string{} {
-		t.Fatalf("a shown before b started: %q", got)
+// at reads the feed at ms milliseconds after t0 and returns what it sent.
+func (k *ticker) at(ms int) feedView {
+	v := k.f.view(k.sent, k.t0.Add(time.Duration(ms)*time.Millisecond))
+	k.sent = v.shown
+	return v
+}
+
+func TestPacedFeedHoldsBothSidesUntilTheDelayAndBothFirstWords(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	k := &ticker{f: newFeed(feedPace{delay: time.Second, rate: 100}, t0), t0: t0}
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+
+	k.f.append(0, strings.Repeat("a", 300), at(10)) // a fast model
+	for ms := 0; ms <= 1500; ms += 50 {
+		if v := k.at(ms); v.shown != [2]int{} {
+			t.Fatalf("at %d ms, before b's first words: %+v", ms, v)
+		}
 	}
-	f.append(1, "bbbbbbbbbb", at(500))
-	if got := show(at(500)); got[0] != strings.Repeat("a", 10) || got[1] != "bbbbbbbbbb" {
-		t.Fatalf("after b's first 10 bytes: %q", got)
+	k.f.append(1, strings.Repeat("b", 300), at(1520)) // b's first words, late
+	if v := k.at(1550); v.shown != [2]int{} {
+		t.Fatalf("the tick that starts the release showed %+v", v)
 	}
-	f.finish(0, false, at(510)) // a is done, b goes on
-	f.append(1, strings.Repeat("b", 10), at(1000))
-	if got := show(at(1000)); len(got[0]) != 10 || len(got[1]) != 10 {
-		t.Fatalf("a ahead of b: %q", got)
-	}
-	// b ends with 20 bytes over 500 ms (40 bytes/s, the floor); a's other
-	// 80 bytes come at that speed, not at once.
-	f.finish(1, false, at(1000))
-	v := f.view(sent, at(1000))
-	if v.full[0] || !v.full[1] || !v.pending {
-		t.Fatalf("at b's end: %+v", v)
-	}
-	v = f.view(sent, at(2000))
-	if n := v.shown[0]; n != 60 {
-		t.Fatalf("one second after b ended, a shows %d bytes; want 20+40", n)
-	}
-	v = f.view(sent, at(3000))
-	if !v.full[0] || v.pending {
-		t.Fatalf("two seconds after b ended: %+v", v)
+	// From then on both sides show the same bytes at the same ticks.
+	for ms, want := 1600, 5; ms <= 2500; ms, want = ms+50, want+5 {
+		v := k.at(ms)
+		if v.shown != [2]int{want, want} || v.text[0] != strings.Repeat("a", 5) || v.text[1] != strings.Repeat("b", 5) {
+			t.Fatalf("at %d ms: %+v, want %d bytes a side", ms, v, want)
+		}
 	}
 }
 
-func TestUnpacedFeedShowsEverythingAtOnceAndNeverSplitsACharacter(t *testing.T) {
-	f := newFeed(false)
-	f.append(0, "héllo", time.Now())
-	v := f.view([2]int{}, time.Now())
-	if v.text[0] != "héllo" || v.full[0] {
-		t.Fatalf("view %+v", v)
+func TestPacedFeedHoldsTheFasterSideToTheSlowerOne(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	k := &ticker{f: newFeed(feedPace{rate: 1000}, t0), t0: t0}
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	k.f.append(0, strings.Repeat("a", 200), at(0))
+	k.f.append(1, strings.Repeat("b", 10), at(0))
+	k.at(0)
+	if v := k.at(50); v.shown != [2]int{10, 10} {
+		t.Fatalf("with 10 bytes of b: %+v", v)
 	}
-	paced := newFeed(true)
-	paced.append(0, "ééé", time.Now())
-	paced.append(1, "abc", time.Now()) // 3 bytes: the middle of the second é
-	if v := paced.view([2]int{}, time.Now()); v.text[0] != "é" {
-		t.Fatalf("paced cut %q", v.text[0])
+	// b's next words arrive between two ticks: released from the tick
+	// after, at the common rate, not at once.
+	k.f.append(1, strings.Repeat("b", 190), at(60))
+	if v := k.at(100); v.shown != [2]int{10, 10} {
+		t.Fatalf("the tick after b's words arrived: %+v", v)
+	}
+	if v := k.at(150); v.shown != [2]int{60, 60} {
+		t.Fatalf("a tick later: %+v, want 50 bytes more a side", v)
+	}
+}
+
+func TestPacedFeedGoesOnAtTheCommonRateAfterASideEnded(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	k := &ticker{f: newFeed(feedPace{rate: 100}, t0), t0: t0}
+	k.f.append(0, strings.Repeat("a", 100), t0)
+	k.f.finish(0, false, t0)
+	k.f.append(1, strings.Repeat("b", 20), t0)
+	k.f.finish(1, false, t0)
+	k.at(0)
+	if v := k.at(100); v.shown != [2]int{10, 10} || v.full[0] || v.full[1] {
+		t.Fatalf("after 100 ms: %+v", v)
+	}
+	if v := k.at(200); v.shown != [2]int{20, 20} || v.full[0] || !v.full[1] {
+		t.Fatalf("after 200 ms: %+v; want b in full", v)
+	}
+	if v := k.at(500); v.shown[0] != 50 || v.full[0] {
+		t.Fatalf("after 500 ms: %+v; a goes on at 100 bytes a second", v)
+	}
+	if v := k.at(1000); !v.full[0] {
+		t.Fatalf("after a second: %+v", v)
+	}
+}
+
+func TestInstantFeedShowsBothSidesWhenBothEnded(t *testing.T) {
+	now := time.Now()
+	f := newFeed(feedPace{}, now)
+	f.append(0, "héllo", now)
+	f.finish(0, false, now)
+	if v := f.view([2]int{}, now); v.shown != [2]int{} {
+		t.Fatalf("one side ended: %+v", v)
+	}
+	f.append(1, "world", now)
+	f.finish(1, false, now)
+	if v := f.view([2]int{}, now); v.text != [2]string{"héllo", "world"} || !v.full[0] || !v.full[1] {
+		t.Fatalf("both ended: %+v", v)
+	}
+}
+
+func TestPacedFeedNeverSplitsACharacter(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	k := &ticker{f: newFeed(feedPace{rate: 60}, t0), t0: t0}
+	k.f.append(0, "ééé", t0)
+	k.f.append(1, "abc", t0)
+	k.at(0)
+	if v := k.at(50); v.text[0] != "é" || v.text[1] != "abc" {
+		t.Fatalf("3 bytes released: %q", v.text)
 	}
 }
 

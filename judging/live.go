@@ -92,7 +92,7 @@ func (l *liveSource) deal(ctx context.Context, judgeID string) (*deal, error) {
 	if err := l.e.writes.DealBattle(ctx, b, true, judgeID); err != nil {
 		return nil, err
 	}
-	f := newFeed(l.e.cfg.PaceToSlower)
+	f := newFeed(l.e.displayPace(), l.e.now())
 	d := newDeal(b, p.Messages, f)
 	if !l.e.background(func() { l.run(b, &p, f) }) {
 		return nil, ringside.Errorf(ringside.EUNAUTHORIZED, "server shutting down")

@@ -77,29 +77,38 @@ func (p *pumpHandle) stop() {
 	<-p.done
 }
 
-// paceTick is how often paced text is released once both sides ended.
+// paceTick is how often a paced feed releases text. Both sides are sent
+// on the same ticks, so the frames' cadence is the same for both.
 const paceTick = 50 * time.Millisecond
 
+// displayPace is the blind pacing of live and replayed battles
+// (judging.display_delay and display_rate).
+func (e *Engine) displayPace() feedPace {
+	return feedPace{delay: e.cfg.DisplayDelay, rate: e.cfg.DisplayRate}
+}
+
 // pump streams a deal's feed to one connection, from the start: a pump on
-// a new connection first sends everything that arrived so far, in one delta
+// a new connection first sends everything released so far, in one delta
 // per side. It sends End for each side once all of it is shown, Open when
 // voting opens, and, when a side fails, an End that voids the battle, after
 // which the session deals the next one. It stops when the connection no
 // longer takes messages or the session stops it (detach, replace, close).
+//
+// A paced feed is read on the pump's clock ticks only, never on a side's
+// arrivals, so nothing the judge is sent follows one model's timing.
 func (e *Engine) pump(ctx context.Context, s *session, c Conn, d *deal, done chan struct{}) {
 	defer close(done)
+	wake, tickC := d.feed.notify, (<-chan time.Time)(nil)
+	if d.feed.paced() {
+		tick := time.NewTicker(paceTick)
+		defer tick.Stop()
+		wake, tickC = nil, tick.C
+	}
 	var (
 		sent  [2]int
 		ended [2]bool
 		open  bool
-		tick  *time.Ticker
-		tickC <-chan time.Time
 	)
-	defer func() {
-		if tick != nil {
-			tick.Stop()
-		}
-	}()
 	id := d.battle.ID
 	for {
 		v := d.feed.view(sent, e.now())
@@ -133,14 +142,10 @@ func (e *Engine) pump(ctx context.Context, s *session, c Conn, d *deal, done cha
 			d.markStreamed(e.now())
 			return
 		}
-		if v.pending && tick == nil {
-			tick = time.NewTicker(paceTick)
-			tickC = tick.C
-		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-d.feed.notify:
+		case <-wake:
 		case <-tickC:
 		}
 	}

@@ -14,7 +14,8 @@ import (
 
 // storedSource deals battles that `ringside run` stored, least-dealt first,
 // never the same one twice to a judge, and replays their outputs at the
-// recorded pace or at once (judging.pace).
+// recorded pace or at once (judging.pace); either way both sides show
+// together, never at their models' own speed.
 type storedSource struct {
 	e    *Engine
 	rand *lockedRand
@@ -62,12 +63,16 @@ func (s *storedSource) try(ctx context.Context, judgeID, battleID string) (*deal
 	if err := s.e.writes.DealBattle(ctx, b, false, judgeID); err != nil {
 		return nil, err
 	}
-	f := newFeed(s.e.cfg.PaceToSlower)
-	d := newDeal(b, messages, f)
 	if s.e.cfg.Pace == config.PaceInstant {
+		// Both outputs in full at the deal: no timing at all to read.
+		f := newFeed(feedPace{}, s.e.now())
 		fill(f, gens, s.e.now())
-		return d, nil
+		return newDeal(b, messages, f), nil
 	}
+	// The replay brings the outputs at their recorded pace, which the feed
+	// hides as it hides a live battle's.
+	f := newFeed(s.e.displayPace(), s.e.now())
+	d := newDeal(b, messages, f)
 	ctx, cancel := context.WithCancel(s.e.ctx)
 	d.stop = cancel
 	if !s.e.background(func() { s.e.replay(ctx, f, gens) }) {
@@ -109,7 +114,7 @@ func (e *Engine) resume(ctx context.Context, b *ringside.Battle) (*deal, error) 
 	if err != nil {
 		return nil, err
 	}
-	f := newFeed(false)
+	f := newFeed(feedPace{}, e.now())
 	fill(f, gens, e.now())
 	return newDeal(b, messages, f), nil
 }

@@ -138,6 +138,9 @@ func newHarness(t *testing.T, tune func(*config.Config), fakes map[string]*fakeM
 	cfg.Models = []ringside.Model{modelZephyr, modelQuill}
 	cfg.PromptSets = []config.PromptSet{{Name: "support", File: "unused.jsonl"}}
 	cfg.Dimensions = []string{"instruction_following", "factual_accuracy"}
+	// Blind pacing has tests of its own (pacing_test.go); these want the
+	// text at once.
+	cfg.Judging.DisplayDelay, cfg.Judging.DisplayRate = 0, 1e6
 	if tune != nil {
 		tune(cfg)
 	}
