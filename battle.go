@@ -17,10 +17,13 @@ const (
 // Battle is one prompt and two generations from two different models, shown
 // as side a (left) and side b (right). Which model is a is random.
 type Battle struct {
-	ID          string `json:"battle_id"`
-	RunID       string `json:"run_id,omitempty"`
-	Source      string `json:"source"`
-	PromptID    string `json:"question_id,omitempty"`
+	ID       string `json:"battle_id"`
+	RunID    string `json:"run_id,omitempty"`
+	Source   string `json:"source"`
+	PromptID string `json:"question_id,omitempty"`
+	// PromptSet is the set of the prompt ("" for an imported battle):
+	// ids are unique within a set.
+	PromptSet   string `json:"prompt_set,omitempty"`
 	Sample      int    `json:"sample"`
 	ModelA      string `json:"model_a"`
 	ModelB      string `json:"model_b"`

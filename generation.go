@@ -39,9 +39,11 @@ type Generation struct {
 	ID       string `json:"id"`
 	RunID    string `json:"run_id,omitempty"`
 	PromptID string `json:"prompt_id"`
-	Model    string `json:"model"`
-	Sample   int    `json:"sample"`
-	Output   string `json:"output"`
+	// PromptSet is the set the prompt is in: ids are unique within a set.
+	PromptSet string `json:"prompt_set,omitempty"`
+	Model     string `json:"model"`
+	Sample    int    `json:"sample"`
+	Output    string `json:"output"`
 	// Timing in milliseconds from the moment the request was sent.
 	TTFTMs    float64 `json:"ttft_ms"`
 	LatencyMs float64 `json:"latency_ms"`

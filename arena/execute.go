@@ -232,7 +232,9 @@ func (x *execution) notice(n Notice) {
 
 // generation is the record of one side's outcome.
 func (r *Runner) generation(t *task, c *Contestant, o Outcome) *ringside.Generation {
-	return NewGeneration(c.Model, r.cfg.RunID, t.round.Prompt.ID, t.round.Sample, o)
+	g := NewGeneration(c.Model, r.cfg.RunID, t.round.Prompt.ID, t.round.Sample, o)
+	g.PromptSet = t.round.Prompt.Set
+	return g
 }
 
 // NewGeneration is the record of one side's outcome, for a run (runID set)

@@ -91,6 +91,16 @@ func New(cfg Config) (*Runner, error) {
 		r.byName[c.Model.Name] = c
 		r.names = append(r.names, c.Model.Name)
 	}
+	// What is stored of a run is keyed by prompt id (resuming, battles):
+	// ids shared by two sets would take each other's outputs.
+	sets := make(map[string]string, len(cfg.Prompts))
+	for _, p := range cfg.Prompts {
+		if set, ok := sets[p.ID]; ok {
+			return nil, ringside.FieldError("prompt_sets", "prompt id %q is in set %q and in set %q; a run's prompt ids must be unique across its sets",
+				p.ID, set, p.Set)
+		}
+		sets[p.ID] = p.Set
+	}
 	return r, nil
 }
 
@@ -253,7 +263,7 @@ func (r *Runner) battle(t *task, p Pair) *ringside.Battle {
 		[]ringside.Model{r.byName[p.A].Model, r.byName[p.B].Model})
 	return &ringside.Battle{
 		RunID: r.cfg.RunID, Source: ringside.SourceRun,
-		PromptID: pr.ID, Sample: t.round.Sample,
+		PromptID: pr.ID, PromptSet: pr.Set, Sample: t.round.Sample,
 		ModelA: p.A, ModelB: p.B,
 		GenerationA: t.gens[p.A], GenerationB: t.gens[p.B],
 		Category: pr.Category, Kind: pr.Kind, Tags: pr.Tags,

@@ -83,7 +83,7 @@ type Plan struct {
 	GivenUp int
 
 	battles []ringside.Battle
-	prompts map[string]*ringside.Prompt
+	prompts map[promptKey]*ringside.Prompt
 	rules   *Rules
 }
 
@@ -99,9 +99,9 @@ func (r *Runner) Prepare(ctx context.Context) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{prompts: make(map[string]*ringside.Prompt, len(prompts))}
+	plan := &Plan{prompts: make(map[promptKey]*ringside.Prompt, len(prompts))}
 	for i := range prompts {
-		plan.prompts[prompts[i].ID] = &prompts[i]
+		plan.prompts[promptKey{prompts[i].Set, prompts[i].ID}] = &prompts[i]
 	}
 	if r.cfg.LLM == nil {
 		if plan.rules, err = NewRules(prompts, r.cfg.Defaults); err != nil {

@@ -32,7 +32,7 @@ func (r *Runner) executeLLM(ctx context.Context, plan *Plan, obs Observer) (Repo
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			vote, ok, err := r.judgeBattle(work, b, plan.prompts[b.PromptID])
+			vote, ok, err := r.judgeBattle(work, b, plan.prompts[promptKey{b.PromptSet, b.PromptID}])
 			mu.Lock()
 			defer mu.Unlock()
 			out := Outcome{Battle: b, Vote: vote}

@@ -87,7 +87,7 @@ func (l *liveSource) deal(ctx context.Context, judgeID string) (*deal, error) {
 		// answer differently each time a prompt comes round.
 		sample = r.IntN(1 << 30)
 	})
-	b := &ringside.Battle{Source: ringside.SourceLive, PromptID: p.ID, Sample: sample,
+	b := &ringside.Battle{Source: ringside.SourceLive, PromptID: p.ID, PromptSet: p.Set, Sample: sample,
 		ModelA: pair.A, ModelB: pair.B, Category: p.Category, Kind: p.Kind, Tags: p.Tags}
 	if err := l.e.writes.DealBattle(ctx, b, true, judgeID); err != nil {
 		return nil, err
@@ -136,5 +136,7 @@ func liveGeneration(b *ringside.Battle, m ringside.Model, o arena.Outcome) *ring
 	if kind == ringside.ErrKindCancelled {
 		return nil
 	}
-	return arena.NewGeneration(m, "", b.PromptID, b.Sample, o)
+	g := arena.NewGeneration(m, "", b.PromptID, b.Sample, o)
+	g.PromptSet = b.PromptSet
+	return g
 }

@@ -99,7 +99,7 @@ func (e *Engine) battleContent(ctx context.Context, b *ringside.Battle) ([2]*rin
 		}
 		gens[i] = g
 	}
-	p, err := e.db.Prompt(ctx, b.PromptID)
+	p, err := e.db.Prompt(ctx, b.PromptSet, b.PromptID)
 	if err != nil {
 		return gens, nil, err
 	}

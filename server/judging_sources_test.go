@@ -30,13 +30,13 @@ func storeRunBattles(t *testing.T, h *harness, outputs map[string][2]string) map
 	for promptID, out := range outputs {
 		var ids [2]string
 		for i, m := range []string{modelZephyr.Name, modelQuill.Name} {
-			g := &ringside.Generation{RunID: run.ID, PromptID: promptID, Model: m, Output: out[i], TTFTMs: 20, LatencyMs: 120, TokensIn: 10, TokensOut: 20}
+			g := &ringside.Generation{RunID: run.ID, PromptID: promptID, PromptSet: "support", Model: m, Output: out[i], TTFTMs: 20, LatencyMs: 120, TokensIn: 10, TokensOut: 20}
 			if err := h.db.CreateGeneration(ctx, g); err != nil {
 				t.Fatal(err)
 			}
 			ids[i] = g.ID
 		}
-		b := &ringside.Battle{RunID: run.ID, Source: ringside.SourceRun, PromptID: promptID, ModelA: modelZephyr.Name, ModelB: modelQuill.Name,
+		b := &ringside.Battle{RunID: run.ID, Source: ringside.SourceRun, PromptID: promptID, PromptSet: "support", ModelA: modelZephyr.Name, ModelB: modelQuill.Name,
 			GenerationA: ids[0], GenerationB: ids[1]}
 		if err := h.db.CreateBattle(ctx, b); err != nil {
 			t.Fatal(err)

@@ -29,7 +29,7 @@ func TestStoredBattleLeakMarkDoesNotDependOnDealing(t *testing.T) {
 	}
 	prompts := make([]ringside.Prompt, 0, 2)
 	for _, id := range []string{"refund-1", "refund-2"} {
-		p, err := h.db.Prompt(ctx, id)
+		p, err := h.db.Prompt(ctx, "support", id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,11 +44,11 @@ func (db *DB) insertBattle(ctx context.Context, tx *sql.Tx, b *ringside.Battle) 
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO battles
 		(id, run_id, source, prompt_id, sample, model_a, model_b, generation_a, generation_b,
-		 category, kind, tags, identity_leak, extra, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		 category, kind, tags, identity_leak, extra, created_at, prompt_set)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 		b.ID, nullable(b.RunID), b.Source, b.PromptID, b.Sample, b.ModelA, b.ModelB,
 		nullable(b.GenerationA), nullable(b.GenerationB), b.Category, b.Kind, string(tagsJSON),
-		b.IdentityLeak, extra, formatTime(b.CreatedAt))
+		b.IdentityLeak, extra, formatTime(b.CreatedAt), b.PromptSet)
 	switch {
 	case isUniqueViolation(err):
 		return ringside.Errorf(ringside.ECONFLICT, "battle %s already exists", b.ID)
@@ -59,7 +59,7 @@ func (db *DB) insertBattle(ctx context.Context, tx *sql.Tx, b *ringside.Battle) 
 }
 
 const battleColumns = `id, coalesce(run_id, ''), source, prompt_id, sample, model_a, model_b,
-	coalesce(generation_a, ''), coalesce(generation_b, ''), category, kind, tags, identity_leak, extra, created_at`
+	coalesce(generation_a, ''), coalesce(generation_b, ''), category, kind, tags, identity_leak, extra, created_at, prompt_set`
 
 // Battle returns the battle with the given id, or ENOTFOUND.
 func (db *DB) Battle(ctx context.Context, id string) (*ringside.Battle, error) {
@@ -75,7 +75,8 @@ func scanBattle(s scanner) (*ringside.Battle, error) {
 	var tags, created string
 	var extra sql.NullString
 	if err := s.Scan(&b.ID, &b.RunID, &b.Source, &b.PromptID, &b.Sample, &b.ModelA, &b.ModelB,
-		&b.GenerationA, &b.GenerationB, &b.Category, &b.Kind, &tags, &b.IdentityLeak, &extra, &created); err != nil {
+		&b.GenerationA, &b.GenerationB, &b.Category, &b.Kind, &tags, &b.IdentityLeak, &extra, &created,
+		&b.PromptSet); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(tags), &b.Tags); err != nil {

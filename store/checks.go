@@ -138,7 +138,7 @@ func (db *DB) CheckScores(ctx context.Context, judgeID, runID string) ([]ringsid
 	const cols = `g.model, g.prompt_id, g.sample, coalesce(p.category, ''), coalesce(p.kind, ''), coalesce(p.tags, '[]')`
 	const sums = `count(*), sum(c.pass), sum(c.weight), sum(c.weight * c.pass)`
 	const from = ` FROM check_results c JOIN generations g ON g.id = c.generation_id
-		LEFT JOIN prompts p ON p.id = g.prompt_id
+		LEFT JOIN prompts p ON p.prompt_set = g.prompt_set AND p.id = g.prompt_id
 		WHERE c.judge_id = $1 AND ($2 = '' OR g.run_id = $2)`
 	q := `SELECT ` + cols + `, '', ` + sums + from + ` GROUP BY c.generation_id
 		UNION ALL

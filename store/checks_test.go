@@ -34,13 +34,13 @@ func mustJudgingFixture(t *testing.T, db *store.DB) *judgingFixture {
 	for _, p := range []string{"p1", "p2"} {
 		for k := 0; k < 2; k++ {
 			for _, m := range []string{"m1", "m2"} {
-				g := &ringside.Generation{RunID: f.run.ID, PromptID: p, Model: m, Sample: k, Output: m + " says " + p}
+				g := &ringside.Generation{RunID: f.run.ID, PromptID: p, PromptSet: "set", Model: m, Sample: k, Output: m + " says " + p}
 				if err := db.CreateGeneration(ctx, g); err != nil {
 					t.Fatal(err)
 				}
 				f.gens[m+"/"+p+"/"+string(rune('0'+k))] = g
 			}
-			b := &ringside.Battle{RunID: f.run.ID, Source: ringside.SourceRun, PromptID: p, Sample: k, ModelA: "m1", ModelB: "m2",
+			b := &ringside.Battle{RunID: f.run.ID, Source: ringside.SourceRun, PromptID: p, PromptSet: "set", Sample: k, ModelA: "m1", ModelB: "m2",
 				GenerationA: f.gens["m1/"+p+"/"+string(rune('0'+k))].ID, GenerationB: f.gens["m2/"+p+"/"+string(rune('0'+k))].ID}
 			if err := db.CreateBattle(ctx, b); err != nil {
 				t.Fatal(err)

@@ -37,12 +37,12 @@ const (
 	// The same rows as insertBattle and insertGeneration write, as
 	// prepared statements for the judging path, where they run thousands
 	// of times a second.
-	qInsertLiveBattle = `INSERT INTO battles (id, source, prompt_id, sample, model_a, model_b, category, kind, tags, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
+	qInsertLiveBattle = `INSERT INTO battles (id, source, prompt_id, sample, model_a, model_b, category, kind, tags, created_at, prompt_set)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
 	qInsertLiveGeneration = `INSERT INTO generations
 		(id, prompt_id, model, sample, output, ttft_ms, latency_ms, tokens_in, tokens_out,
-		 tokens_estimated, cost_usd, finish_reason, error_kind, error, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
+		 tokens_estimated, cost_usd, finish_reason, error_kind, error, created_at, prompt_set)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
 )
 
 var groupQueries = []string{qSavepoint, qRollbackTo, qRelease, qInsertDeal, qCloseDeal, qDealState,
@@ -91,7 +91,7 @@ func (g *GroupWriter) insertLiveBattle(ctx context.Context, tx *sql.Tx, b *rings
 	}
 	tagsJSON, _ := json.Marshal(tags)
 	_, err := g.exec(ctx, tx, qInsertLiveBattle, b.ID, b.Source, b.PromptID, b.Sample, b.ModelA, b.ModelB,
-		b.Category, b.Kind, string(tagsJSON), formatTime(b.CreatedAt))
+		b.Category, b.Kind, string(tagsJSON), formatTime(b.CreatedAt), b.PromptSet)
 	if isUniqueViolation(err) {
 		return ringside.Errorf(ringside.ECONFLICT, "battle %s already exists", b.ID)
 	}
@@ -113,7 +113,7 @@ func (g *GroupWriter) insertLiveGeneration(ctx context.Context, tx *sql.Tx, gen 
 	}
 	_, err := g.exec(ctx, tx, qInsertLiveGeneration, gen.ID, gen.PromptID, gen.Model, gen.Sample, gen.Output,
 		gen.TTFTMs, gen.LatencyMs, gen.TokensIn, gen.TokensOut, gen.TokensEstimated, gen.CostUSD,
-		gen.FinishReason, gen.ErrorKind, gen.Error, formatTime(gen.CreatedAt))
+		gen.FinishReason, gen.ErrorKind, gen.Error, formatTime(gen.CreatedAt), gen.PromptSet)
 	return err
 }
 

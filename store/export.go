@@ -39,7 +39,7 @@ type Measures struct {
 func (db *DB) EachExportVote(ctx context.Context, runID string, fn func(*ExportVote) error) error {
 	const cols = `SELECT v.id, v.winner, v.dimensions, v.reason, v.duration_ms, v.created_at, v.judge_id, j.kind, j.name,
 		coalesce((SELECT l.weight FROM llm_judgments l WHERE l.vote_id = v.id LIMIT 1), 1),
-		b.id, coalesce(b.run_id, ''), b.source, b.prompt_id, b.sample, b.model_a, b.model_b,
+		b.id, coalesce(b.run_id, ''), b.source, b.prompt_id, b.prompt_set, b.sample, b.model_a, b.model_b,
 		coalesce(b.generation_a, ''), coalesce(b.generation_b, ''), b.category, b.kind, b.tags, b.identity_leak,
 		b.extra, b.created_at,
 		ga.ttft_ms, ga.latency_ms, ga.cost_usd, ga.tokens_out, ga.error_kind,
@@ -70,7 +70,7 @@ func (db *DB) EachExportVote(ctx context.Context, runID string, fn func(*ExportV
 			v, b                   = &e.Vote, &e.Battle
 		)
 		if err := rows.Scan(&v.ID, &winner, &dims, &v.Reason, &v.DurationMs, &vAt, &v.JudgeID, &e.JudgeKind, &e.JudgeName,
-			&e.Weight, &b.ID, &b.RunID, &b.Source, &b.PromptID, &b.Sample, &b.ModelA, &b.ModelB,
+			&e.Weight, &b.ID, &b.RunID, &b.Source, &b.PromptID, &b.PromptSet, &b.Sample, &b.ModelA, &b.ModelB,
 			&b.GenerationA, &b.GenerationB, &b.Category, &b.Kind, &tags, &b.IdentityLeak, &extra, &bAt,
 			&ga.ttft, &ga.latency, &ga.cost, &ga.tokens, &ga.errKind,
 			&gb.ttft, &gb.latency, &gb.cost, &gb.tokens, &gb.errKind); err != nil {
@@ -135,7 +135,7 @@ func (db *DB) EachPreference(ctx context.Context, runID, judgeKind string, fn fu
 		sum(v.winner = 'a'), sum(v.winner = 'b'), count(*)
 		FROM battles b JOIN votes v ON v.battle_id = b.id JOIN judges j ON j.id = v.judge_id
 		JOIN generations ga ON ga.id = b.generation_a JOIN generations gb ON gb.id = b.generation_b
-		JOIN prompts p ON p.id = b.prompt_id
+		JOIN prompts p ON p.prompt_set = b.prompt_set AND p.id = b.prompt_id
 		WHERE ga.error_kind = '' AND gb.error_kind = '' AND ($1 = '' OR j.kind = $1) AND ($2 = '' OR b.run_id = $2)
 		GROUP BY b.id ORDER BY b.id`, judgeKind, runID)
 	if err != nil {

@@ -34,11 +34,11 @@ func (db *DB) insertGeneration(ctx context.Context, tx *sql.Tx, g *ringside.Gene
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO generations
 		(id, run_id, prompt_id, model, sample, output, ttft_ms, latency_ms, tokens_in, tokens_out,
-		 tokens_estimated, cost_usd, finish_reason, error_kind, error, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+		 tokens_estimated, cost_usd, finish_reason, error_kind, error, created_at, prompt_set)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
 		g.ID, nullable(g.RunID), g.PromptID, g.Model, g.Sample, g.Output, g.TTFTMs, g.LatencyMs,
 		g.TokensIn, g.TokensOut, g.TokensEstimated, g.CostUSD, g.FinishReason, g.ErrorKind, g.Error,
-		formatTime(g.CreatedAt))
+		formatTime(g.CreatedAt), g.PromptSet)
 	switch {
 	case isUniqueViolation(err):
 		return ringside.Errorf(ringside.ECONFLICT, "generation of %s for %s sample %d already exists", g.Model, g.PromptID, g.Sample)
@@ -49,7 +49,7 @@ func (db *DB) insertGeneration(ctx context.Context, tx *sql.Tx, g *ringside.Gene
 }
 
 const generationColumns = `id, coalesce(run_id, ''), prompt_id, model, sample, output, ttft_ms, latency_ms,
-	tokens_in, tokens_out, tokens_estimated, cost_usd, finish_reason, error_kind, error, created_at`
+	tokens_in, tokens_out, tokens_estimated, cost_usd, finish_reason, error_kind, error, created_at, prompt_set`
 
 // Generation returns the generation with the given id, or ENOTFOUND.
 func (db *DB) Generation(ctx context.Context, id string) (*ringside.Generation, error) {
@@ -64,7 +64,8 @@ func scanGeneration(s scanner) (*ringside.Generation, error) {
 	var g ringside.Generation
 	var created string
 	if err := s.Scan(&g.ID, &g.RunID, &g.PromptID, &g.Model, &g.Sample, &g.Output, &g.TTFTMs, &g.LatencyMs,
-		&g.TokensIn, &g.TokensOut, &g.TokensEstimated, &g.CostUSD, &g.FinishReason, &g.ErrorKind, &g.Error, &created); err != nil {
+		&g.TokensIn, &g.TokensOut, &g.TokensEstimated, &g.CostUSD, &g.FinishReason, &g.ErrorKind, &g.Error, &created,
+		&g.PromptSet); err != nil {
 		return nil, err
 	}
 	g.CreatedAt = parseTime(created)

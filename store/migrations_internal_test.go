@@ -188,3 +188,98 @@ func TestMigration007MarksStoredBattlesByTheOneRule(t *testing.T) {
 		t.Fatal("migration 007 ran again on reopening")
 	}
 }
+
+// TestMigration011KeysPromptsBySet opens a database as it was before
+// migration 011 (prompts keyed by id alone, rows without a set) and checks
+// that the prompts are kept, now keyed by (set, id), and that generations
+// and battles learn the set of their prompt.
+func TestMigration011KeysPromptsBySet(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ringside.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := func(db *DB, qs ...string) {
+		t.Helper()
+		for _, q := range qs {
+			if _, err := db.write.ExecContext(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	}
+	// Back to version 10, with what it could hold.
+	exec(db, "DROP TABLE prompts", `CREATE TABLE prompts (
+		id TEXT PRIMARY KEY, prompt_set TEXT NOT NULL, messages TEXT NOT NULL CHECK (json_valid(messages)),
+		category TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL DEFAULT 'typical' CHECK (kind IN ('typical', 'edge', 'adversarial')),
+		tags TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(tags)), reference TEXT NOT NULL DEFAULT '',
+		checks TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(checks)), content_hash TEXT NOT NULL,
+		created_at TEXT NOT NULL, updated_at TEXT NOT NULL) STRICT`,
+		"CREATE INDEX prompts_set ON prompts (prompt_set, id)",
+		"ALTER TABLE generations DROP COLUMN prompt_set", "ALTER TABLE battles DROP COLUMN prompt_set",
+		"DELETE FROM schema_migrations WHERE version = 11",
+		`INSERT INTO runs (id, name, models, prompt_sets, samples, created_at) VALUES ('r', 'r', '[]', '["a", "b"]', 1, 'now')`,
+		`INSERT INTO prompts (id, prompt_set, messages, category, kind, tags, reference, checks, content_hash, created_at, updated_at) VALUES
+			('p1', 'a', '[{"role": "user", "content": "one"}]', 'refunds', 'edge', '["x"]', 'ref', '[{"type": "is_json"}]', 'h1', 'c1', 'u1'),
+			('p2', 'b', '[{"role": "user", "content": "two"}]', '', 'typical', '[]', '', '[]', 'h2', 'c2', 'u2')`,
+		`INSERT INTO generations (id, run_id, prompt_id, model, sample, created_at) VALUES
+			('g1', 'r', 'p1', 'm1', 0, 'now'), ('g2', 'r', 'p1', 'm2', 0, 'now'),
+			('g3', 'r', 'p2', 'm1', 0, 'now'), ('g4', NULL, 'gone', 'm1', 0, 'now')`,
+		`INSERT INTO battles (id, run_id, source, prompt_id, model_a, model_b, generation_a, generation_b, created_at) VALUES
+			('b1', 'r', 'run', 'p1', 'm1', 'm2', 'g1', 'g2', 'now'),
+			('b2', NULL, 'import', 'p2', 'm1', 'm2', NULL, NULL, 'now')`,
+	)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	p, err := db.Prompt(ctx, "a", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Category != "refunds" || p.Kind != "edge" || p.Reference != "ref" || len(p.Tags) != 1 || len(p.Checks) != 1 ||
+		p.Messages[0].Content != "one" {
+		t.Fatalf("p1 after the migration = %+v", p)
+	}
+	var hash, created, updated string
+	if err := db.read.QueryRowContext(ctx, "SELECT content_hash, created_at, updated_at FROM prompts WHERE prompt_set = 'a' AND id = 'p1'").
+		Scan(&hash, &created, &updated); err != nil || hash != "h1" || created != "c1" || updated != "u1" {
+		t.Fatalf("p1's hash and times = %s %s %s, %v", hash, created, updated, err)
+	}
+	sets := map[string]string{}
+	for _, q := range []string{"SELECT id, prompt_set FROM generations", "SELECT id, prompt_set FROM battles"} {
+		rows, err := db.read.QueryContext(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var id, set string
+			if err := rows.Scan(&id, &set); err != nil {
+				t.Fatal(err)
+			}
+			sets[id] = set
+		}
+		rows.Close()
+	}
+	want := map[string]string{"g1": "a", "g2": "a", "g3": "b", "g4": "", "b1": "a", "b2": ""}
+	if !reflect.DeepEqual(sets, want) {
+		t.Fatalf("sets after the migration = %v, want %v", sets, want)
+	}
+
+	// The key is (set, id) now: b may hold its own p1, and still not twice.
+	exec(db, `INSERT INTO prompts (id, prompt_set, messages, content_hash, created_at, updated_at)
+		VALUES ('p1', 'b', '[]', 'h3', 'now', 'now')`)
+	if _, err := db.write.ExecContext(ctx, `INSERT INTO prompts (id, prompt_set, messages, content_hash, created_at, updated_at)
+		VALUES ('p1', 'b', '[]', 'h4', 'now', 'now')`); !isUniqueViolation(err) {
+		t.Fatalf("a second p1 in b: %v, want a unique violation", err)
+	}
+	var strict int
+	if err := db.read.QueryRowContext(ctx, "SELECT strict FROM pragma_table_list WHERE name = 'prompts'").Scan(&strict); err != nil || strict != 1 {
+		t.Fatalf("prompts is strict = %d, %v", strict, err)
+	}
+}

@@ -19,9 +19,11 @@ type ImportResult struct {
 	Unchanged int `json:"unchanged"`
 }
 
-// UpsertPrompts stores prompts in one transaction: new ids are added, ids
-// whose content changed are updated, identical ones are left alone (so
-// re-importing a file is a no-op). Prompts must already be validated.
+// UpsertPrompts stores prompts into the set in one transaction: ids new to
+// the set are added, ids whose content changed are updated, identical ones
+// are left alone (so re-importing a file is a no-op). A prompt belongs to
+// its set: the same id in another set is another prompt, never touched.
+// Prompts must already be validated.
 func (db *DB) UpsertPrompts(ctx context.Context, set string, prompts []ringside.Prompt) (ImportResult, error) {
 	var res ImportResult
 	tx, err := db.write.BeginTx(ctx, nil)
@@ -38,7 +40,7 @@ func (db *DB) UpsertPrompts(ctx context.Context, set string, prompts []ringside.
 			return ImportResult{}, err
 		}
 		var oldHash string
-		err = tx.QueryRowContext(ctx, "SELECT content_hash FROM prompts WHERE id = $1", p.ID).Scan(&oldHash)
+		err = tx.QueryRowContext(ctx, "SELECT content_hash FROM prompts WHERE prompt_set = $1 AND id = $2", set, p.ID).Scan(&oldHash)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			_, err = tx.ExecContext(ctx, `INSERT INTO prompts
@@ -50,13 +52,13 @@ func (db *DB) UpsertPrompts(ctx context.Context, set string, prompts []ringside.
 		case oldHash == row.hash:
 			res.Unchanged++
 		default:
-			_, err = tx.ExecContext(ctx, `UPDATE prompts SET prompt_set = $2, messages = $3, category = $4, kind = $5,
-				tags = $6, reference = $7, checks = $8, content_hash = $9, updated_at = $10 WHERE id = $1`,
+			_, err = tx.ExecContext(ctx, `UPDATE prompts SET messages = $3, category = $4, kind = $5,
+				tags = $6, reference = $7, checks = $8, content_hash = $9, updated_at = $10 WHERE id = $1 AND prompt_set = $2`,
 				p.ID, set, row.messages, p.Category, p.Kind, row.tags, p.Reference, row.checks, row.hash, now)
 			res.Updated++
 		}
 		if err != nil {
-			return ImportResult{}, fmt.Errorf("store: prompt %s: %w", p.ID, err)
+			return ImportResult{}, fmt.Errorf("store: prompt %s of set %s: %w", p.ID, set, err)
 		}
 	}
 	return res, tx.Commit()
@@ -92,13 +94,13 @@ func promptColumns(p *ringside.Prompt) (promptRow, error) {
 
 const promptSelect = `SELECT id, prompt_set, messages, category, kind, tags, reference, checks FROM prompts`
 
-// Prompt returns the prompt with the given id, or ENOTFOUND.
-func (db *DB) Prompt(ctx context.Context, id string) (*ringside.Prompt, error) {
-	ps, err := db.queryPrompts(ctx, promptSelect+" WHERE id = $1", id)
+// Prompt returns the prompt with the given id in the set, or ENOTFOUND.
+func (db *DB) Prompt(ctx context.Context, set, id string) (*ringside.Prompt, error) {
+	ps, err := db.queryPrompts(ctx, promptSelect+" WHERE prompt_set = $1 AND id = $2", set, id)
 	if err != nil {
 		return nil, err
 	} else if len(ps) == 0 {
-		return nil, ringside.Errorf(ringside.ENOTFOUND, "prompt %s not found", id)
+		return nil, ringside.Errorf(ringside.ENOTFOUND, "prompt %s of set %q not found", id, set)
 	}
 	return &ps[0], nil
 }
@@ -146,4 +148,43 @@ func (db *DB) queryPrompts(ctx context.Context, query string, args ...any) ([]ri
 		out = append(out, p)
 	}
 	return out, rows.Err()
+}
+
+// CheckRunPrompts refuses a run whose prompts share an id across sets.
+// Within a run an id names one prompt: resuming, replay files and the
+// exported question_id key by it. It looks at the prompts the run is about
+// to cover and at the generations the run of that name already stored,
+// whose sets may have left its configuration since. Errors: EINVALID naming
+// the id and both sets.
+func (db *DB) CheckRunPrompts(ctx context.Context, runName string, prompts []ringside.Prompt) error {
+	seen := make(map[string]string, len(prompts))
+	for i := range prompts {
+		p := &prompts[i]
+		if set, ok := seen[p.ID]; ok && set != p.Set {
+			return runPromptClash(runName, p.ID, set, p.Set)
+		}
+		seen[p.ID] = p.Set
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT DISTINCT g.prompt_id, g.prompt_set FROM generations g
+		JOIN runs r ON r.id = g.run_id WHERE r.name = $1 AND g.prompt_set <> ''`, runName)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, stored string
+		if err := rows.Scan(&id, &stored); err != nil {
+			return err
+		}
+		if set, ok := seen[id]; ok && set != stored {
+			return runPromptClash(runName, id, stored, set)
+		}
+	}
+	return rows.Err()
+}
+
+func runPromptClash(run, id, setA, setB string) error {
+	return ringside.FieldError("prompt_sets",
+		"run %q: prompt id %q is in set %q and in set %q; a run's prompt ids must be unique across its sets (rename one, or run the sets separately)",
+		run, id, setA, setB)
 }

@@ -38,7 +38,7 @@ func (db *DB) UpdateRun(ctx context.Context, r *ringside.Run) error {
 
 // generationStatColumns are generationColumns with the output left out.
 const generationStatColumns = `id, coalesce(run_id, ''), prompt_id, model, sample, '', ttft_ms, latency_ms,
-	tokens_in, tokens_out, tokens_estimated, cost_usd, finish_reason, error_kind, error, created_at`
+	tokens_in, tokens_out, tokens_estimated, cost_usd, finish_reason, error_kind, error, created_at, prompt_set`
 
 // RunGenerationStats returns every generation of a run with all its fields
 // but Output, which is left empty: resuming and per-model summaries need

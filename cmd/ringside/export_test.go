@@ -75,7 +75,7 @@ func mustArenaFixture(t *testing.T) *arenaFixture {
 			for s := 0; s < samples; s++ {
 				gens := map[string]*ringside.Generation{}
 				for mi, m := range models {
-					g := &ringside.Generation{RunID: run.ID, PromptID: p.ID, Model: m, Sample: s,
+					g := &ringside.Generation{RunID: run.ID, PromptID: p.ID, PromptSet: "set", Model: m, Sample: s,
 						Output: fmt.Sprintf("%s answers %s #%d", m, p.ID, s),
 						TTFTMs: float64(100 * (mi + 1)), LatencyMs: float64(700*(mi+1) + 10*s), TokensIn: 20,
 						TokensOut: 50 + 10*mi, CostUSD: 0.001 * float64(mi+1)}
@@ -99,7 +99,7 @@ func mustArenaFixture(t *testing.T) *arenaFixture {
 						if k%2 == 1 {
 							a, b = b, a
 						}
-						bt := &ringside.Battle{RunID: run.ID, Source: ringside.SourceRun, PromptID: p.ID, Sample: s,
+						bt := &ringside.Battle{RunID: run.ID, Source: ringside.SourceRun, PromptID: p.ID, PromptSet: "set", Sample: s,
 							ModelA: a, ModelB: b, GenerationA: gens[a].ID, GenerationB: gens[b].ID,
 							Category: p.Category, Kind: p.Kind, Tags: p.Tags, IdentityLeak: k == 5}
 						if err := db.CreateBattle(ctx, bt); err != nil {

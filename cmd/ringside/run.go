@@ -174,6 +174,9 @@ func (m *Main) prepareRun(ctx context.Context, cfg *config.Config, db *store.DB)
 	if len(prompts) == 0 {
 		return nil, ringside.FieldError("prompt_sets", "the prompt sets %v hold no prompts", sets)
 	}
+	if err := db.CheckRunPrompts(ctx, run.Name, prompts); err != nil {
+		return nil, err
+	}
 	lock, err := ensureRun(ctx, db, run)
 	if err != nil {
 		return nil, err

@@ -46,7 +46,7 @@ func MustFixture(t *testing.T, prompt ringside.Prompt, outputs ...[2]string) *Fi
 	for k, pair := range outputs {
 		var gens [2]*ringside.Generation
 		for side, model := range []string{"m1", "m2"} {
-			g := &ringside.Generation{RunID: f.Run.ID, PromptID: prompt.ID, Model: model, Sample: k, Output: pair[side], LatencyMs: 800}
+			g := &ringside.Generation{RunID: f.Run.ID, PromptID: prompt.ID, PromptSet: "fixture", Model: model, Sample: k, Output: pair[side], LatencyMs: 800}
 			if pair[side] == "FAIL" {
 				g.Output, g.ErrorKind = "", ringside.ErrKindServer
 			}
@@ -55,7 +55,7 @@ func MustFixture(t *testing.T, prompt ringside.Prompt, outputs ...[2]string) *Fi
 			}
 			gens[side] = g
 		}
-		b := &ringside.Battle{RunID: f.Run.ID, Source: ringside.SourceRun, PromptID: prompt.ID, Sample: k,
+		b := &ringside.Battle{RunID: f.Run.ID, Source: ringside.SourceRun, PromptID: prompt.ID, PromptSet: "fixture", Sample: k,
 			ModelA: "m1", ModelB: "m2", GenerationA: gens[0].ID, GenerationB: gens[1].ID}
 		if err := db.CreateBattle(ctx, b); err != nil {
 			t.Fatal(err)

@@ -74,6 +74,9 @@ func Fill(ctx context.Context, db *store.DB, o Options) (*Demo, error) {
 	if _, err := db.UpsertPrompts(ctx, PromptSet, prompts); err != nil {
 		return nil, err
 	}
+	for i := range prompts {
+		prompts[i].Set = PromptSet // what the run's rows name
+	}
 	d := &Demo{Models: sim.DemoModels(), Prompts: prompts}
 	if err := d.run(ctx, db, o.Speed); err != nil {
 		return nil, err
