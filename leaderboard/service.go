@@ -47,6 +47,11 @@ type Query struct {
 	By           string
 	Rounds       *int
 	IncludeLeaks *bool
+	// Admit, when set, is asked just before a board is computed, never for
+	// one served from the cache, and its error is returned as is: the
+	// server bounds the public's computations with it, so that waiting on
+	// another's computation costs a client nothing.
+	Admit func() error
 }
 
 // Board is a computed report and its JSON, served as is.
@@ -130,6 +135,11 @@ func (s *Service) Board(ctx context.Context, q Query) (*Board, error) {
 	}
 	if b := s.cached(key, at); b != nil {
 		return b, nil
+	}
+	if q.Admit != nil {
+		if err := q.Admit(); err != nil {
+			return nil, err
+		}
 	}
 	d, err := s.dataAt(ctx, at)
 	if err != nil {

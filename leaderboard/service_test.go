@@ -108,3 +108,36 @@ func TestServiceIncrementalEqualsFromScratch(t *testing.T) {
 	importVotes(t, db, 210, 10)
 	check("appended after a full read", 3)
 }
+
+// Admit is asked only when a board is computed: a cached board is served
+// without it, and its refusal is returned as is, caching nothing.
+func TestServiceAdmitIsAskedOnlyToCompute(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "lb.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cfg := config.Defaults()
+	cfg.Rank.Bootstrap = 10
+	svc := NewService(db, cfg)
+	importVotes(t, db, 0, 30)
+	refused := ringside.Errorf(ringside.EINVALID, "no")
+	asked := 0
+	q := Query{By: "category", Admit: func() error { asked++; return refused }}
+	if _, err := svc.Board(ctx, q); err != refused || asked != 1 {
+		t.Fatalf("refused: err %v after %d asks, want the refusal after 1", err, asked)
+	}
+	q.Admit = func() error { asked++; return nil }
+	if _, err := svc.Board(ctx, q); err != nil || asked != 2 {
+		t.Fatalf("admitted: err %v after %d asks, want nil after 2", err, asked)
+	}
+	q.Admit = func() error { asked++; return refused }
+	if _, err := svc.Board(ctx, q); err != nil || asked != 2 {
+		t.Fatalf("cached: err %v after %d asks, want the cached board without asking", err, asked)
+	}
+	importVotes(t, db, 30, 5)
+	if _, err := svc.Board(ctx, q); err != refused || asked != 3 {
+		t.Fatalf("after new votes: err %v after %d asks, want the refusal after 3", err, asked)
+	}
+}

@@ -18,7 +18,7 @@ func (s *Server) registerAPIRoutes(g *echo.Group) {
 	admin.GET("/whoami", s.handleAdminWhoami)
 	s.registerInviteRoutes(admin)
 	s.registerAdminRoutes(admin)
-	s.registerLeaderboardRoutes(g)
+	s.registerLeaderboardRoutes(g, admin)
 	s.registerEventRoutes(g)
 }
 

@@ -80,9 +80,8 @@ func (b *tab) until(what, cond string) {
 	}
 }
 
-// The page asks for 50 bootstrap rounds: enough for intervals, and quick
-// under the race detector.
-const leaderboardPath = "/leaderboard?bootstrap=50"
+// The page gets the configured rounds: a visitor cannot choose them.
+const leaderboardPath = "/leaderboard"
 
 func TestLeaderboardPageInABrowser(t *testing.T) {
 	browser := newBrowser(t)
@@ -92,7 +91,7 @@ func TestLeaderboardPageInABrowser(t *testing.T) {
 	p.until("the leaderboard renders", `document.body.dataset.state === "ready"`)
 
 	var rep server.LeaderboardReport
-	d.do("GET", "/api/leaderboard?bootstrap=50", false, "", &rep)
+	d.do("GET", "/api/leaderboard", false, "", &rep)
 	if n := p.eval(`String(document.querySelectorAll("#board tbody tr").length)`); n != strconv.Itoa(len(rep.Models)) {
 		t.Fatalf("%s table rows for %d rated models", n, len(rep.Models))
 	}
@@ -145,14 +144,14 @@ func TestLeaderboardPageInABrowser(t *testing.T) {
 
 	// Switching the slice changes the table.
 	before := p.eval(`document.querySelector("#board tbody").textContent`)
-	for _, slice := range []string{"kind", "judge", "dimension"} {
+	for _, slice := range []string{"kind", "judge_kind", "dimension"} {
 		p.do(`const s = document.getElementById("by"); s.value = "` + slice + `"; s.dispatchEvent(new Event("change"))`)
 		p.until("slice "+slice, `(document.body.dataset.slice || "").startsWith("`+slice+`=")`)
 		after := p.eval(`document.querySelector("#board tbody").textContent`)
 		if after == before {
 			t.Fatalf("slice %s: the table did not change", slice)
 		}
-		if n := p.eval(`String(document.getElementById("value").options.length)`); n == "0" || n == "1" && slice != "judge" {
+		if n := p.eval(`String(document.getElementById("value").options.length)`); n == "0" || n == "1" {
 			t.Fatalf("slice %s: %s values to choose from", slice, n)
 		}
 		before = after

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -21,31 +22,55 @@ const maxRounds = 5000
 type LeaderboardReport = leaderboard.Report
 
 // leaderboardCache holds the leaderboard service, which keeps the votes in
-// memory and the boards cached until the data changes; it is made on first
-// use.
+// memory and the boards cached until the data changes, and the public's
+// allowance of computations; both are made on first use.
 type leaderboardCache struct {
-	once sync.Once
-	svc  *leaderboard.Service
+	once   sync.Once
+	svc    *leaderboard.Service
+	public *addrAllowance
 }
 
-func (s *Server) leaderboards() *leaderboard.Service {
-	s.boards.once.Do(func() { s.boards.svc = leaderboard.NewService(s.DB, s.Config) })
-	return s.boards.svc
+func (s *Server) boardsCache() *leaderboardCache {
+	s.boards.once.Do(func() {
+		s.boards.svc = leaderboard.NewService(s.DB, s.Config)
+		s.boards.public = newAddrAllowance(s.Now, publicBoardBurst, publicBoardEvery)
+	})
+	return &s.boards
 }
 
-func (s *Server) registerLeaderboardRoutes(g *echo.Group) {
-	g.GET("/leaderboard", s.handleLeaderboard)
-	g.GET("/battles.jsonl", s.handleBattlesDownload)
+func (s *Server) leaderboards() *leaderboard.Service { return s.boardsCache().svc }
+
+// registerLeaderboardRoutes puts the leaderboard on the public routes and
+// the battles download on the admin ones: a battle record links a battle
+// id, which a stored battle keeps while it is dealt to judge after judge,
+// to its models, and names its judge and the time of the vote.
+func (s *Server) registerLeaderboardRoutes(public, admin *echo.Group) {
+	public.GET("/leaderboard", s.handleLeaderboard)
+	admin.GET("/battles.jsonl", s.handleBattlesDownload)
+	// The download's old address, for scripts; it too needs the token.
+	public.GET("/battles.jsonl", s.handleBattlesDownload, s.requireAdmin)
 }
 
 // handleLeaderboard is GET /api/leaderboard?by=&bootstrap=&include_leaks=&format=:
 // the leaderboard of every vote. by is one of rank.SliceBy; bootstrap the
 // rounds (default rank.bootstrap); format json (default) or, as a download, csv, md
-// or table. EINVALID for a bad parameter.
+// or table. EINVALID for a bad parameter. Without the admin token, by=judge
+// and a bootstrap other than rank.bootstrap are EUNAUTHORIZED, and the
+// boards computed for an address are limited (see publicBoardBurst).
 func (s *Server) handleLeaderboard(c echo.Context) error {
+	admin, err := s.adminRequest(c)
+	if err != nil {
+		return err
+	}
 	q, err := parseLeaderboardQuery(c)
 	if err != nil {
 		return err
+	}
+	if !admin {
+		if err := s.publicQuery(q); err != nil {
+			return err
+		}
+		q.Admit = s.admitPublicBoard(c)
 	}
 	format := c.QueryParam("format")
 	if format != "" && format != "json" && !slices.Contains(rank.Formats, format) {
@@ -78,7 +103,7 @@ func (s *Server) handleLeaderboard(c echo.Context) error {
 	return c.Blob(http.StatusOK, h.Get(echo.HeaderContentType), buf.Bytes())
 }
 
-// handleBattlesDownload is GET /api/battles.jsonl: every vote as a line of
+// handleBattlesDownload is GET /api/admin/battles.jsonl: every vote as a line of
 // the battle format (docs/formats.md), streamed.
 func (s *Server) handleBattlesDownload(c echo.Context) error {
 	h := c.Response().Header()
@@ -119,4 +144,19 @@ func parseLeaderboardQuery(c echo.Context) (leaderboard.Query, error) {
 		q.IncludeLeaks = &b
 	}
 	return q, nil
+}
+
+// publicQuery refuses what only the admin may ask of the leaderboard: the
+// per-judge slicing, which names the judges, and a round count of one's
+// own, which would let anyone make every board cost seconds.
+func (s *Server) publicQuery(q leaderboard.Query) error {
+	if q.By == "judge" {
+		return &ringside.Error{Code: ringside.EUNAUTHORIZED, Field: "by",
+			Message: "judge names the judges and needs the admin token; judge_kind is public"}
+	}
+	if q.Rounds != nil && *q.Rounds != s.Config.Rank.Bootstrap {
+		return &ringside.Error{Code: ringside.EUNAUTHORIZED, Field: "bootstrap",
+			Message: fmt.Sprintf("needs the admin token; without it the leaderboard uses rank.bootstrap (%d rounds)", s.Config.Rank.Bootstrap)}
+	}
+	return nil
 }

@@ -33,17 +33,25 @@ func TestLeaderboardAPI(t *testing.T) {
 		t.Fatalf("votes %d, dimensions %v", rep.Votes, rep.Dimensions)
 	}
 
-	// Slices: every value of the attribute has a board of its own.
+	// Slices: every value of the attribute has a board of its own. The
+	// public gets every slicing but judge, at the configured rounds; the
+	// admin any.
 	for _, tc := range []struct {
-		by   string
-		want []string
+		by    string
+		admin bool
+		want  []string
 	}{
-		{"judge", []string{"human:ana", "rules:rules"}},
-		{"dimension", []string{"format_compliance", "factual_accuracy"}},
-		{"kind", []string{"typical", "edge", "adversarial"}},
+		{"judge", true, []string{"human:ana", "rules:rules"}},
+		{"judge_kind", false, []string{"human", "rules"}},
+		{"dimension", true, []string{"format_compliance", "factual_accuracy"}},
+		{"kind", false, []string{"typical", "edge", "adversarial"}},
 	} {
 		var sl server.LeaderboardReport
-		if code, body := d.do("GET", "/api/leaderboard?by="+tc.by+"&bootstrap=50", false, "", &sl); code != 200 {
+		path := "/api/leaderboard?by=" + tc.by
+		if tc.admin {
+			path += "&bootstrap=50"
+		}
+		if code, body := d.do("GET", path, tc.admin, "", &sl); code != 200 {
 			t.Fatalf("by %s: %d %s", tc.by, code, body)
 		}
 		for _, k := range tc.want {
@@ -67,10 +75,54 @@ func TestLeaderboardAPI(t *testing.T) {
 			t.Fatalf("format %s: %d %.200s", format, code, body)
 		}
 	}
-	code, body := d.do("GET", "/api/battles.jsonl", false, "", nil)
-	lines := strings.Split(strings.TrimSpace(body), "\n")
-	if code != 200 || int64(len(lines)) != rep.Votes || !strings.Contains(lines[0], `"model_a":`) {
-		t.Fatalf("battles: %d, %d lines for %d votes: %.200s", code, len(lines), rep.Votes, body)
+	// The battles download is the admin's, at its new address and its old.
+	for _, path := range []string{"/api/admin/battles.jsonl", "/api/battles.jsonl"} {
+		code, body := d.do("GET", path, true, "", nil)
+		lines := strings.Split(strings.TrimSpace(body), "\n")
+		if code != 200 || int64(len(lines)) != rep.Votes || !strings.Contains(lines[0], `"model_a":`) {
+			t.Fatalf("%s: %d, %d lines for %d votes: %.200s", path, code, len(lines), rep.Votes, body)
+		}
+	}
+}
+
+// What only the admin may ask: the public is refused (401 naming the
+// parameter or the token), the admin served.
+func TestLeaderboardAdminOnlyParameters(t *testing.T) {
+	d := newDemoServer(t)
+	for _, tc := range []struct{ path, field string }{
+		{"/api/leaderboard?by=judge", "by: "},
+		{"/api/leaderboard?by=judge&format=csv", "by: "},
+		{"/api/leaderboard?bootstrap=5000", "bootstrap: "},
+		{"/api/leaderboard?bootstrap=0", "bootstrap: "},
+		{"/api/leaderboard?by=tag&bootstrap=4999", "bootstrap: "},
+		{"/api/battles.jsonl", "admin token required"},
+		{"/api/admin/battles.jsonl", "admin token required"},
+	} {
+		code, body := d.do("GET", tc.path, false, "", nil)
+		var e server.ErrorBody
+		if err := jsonUnmarshal(body, &e); err != nil || code != http.StatusUnauthorized || e.Error.Code != "unauthorized" ||
+			!strings.HasPrefix(e.Error.Message, tc.field) {
+			t.Errorf("public %s: %d %s, want 401 unauthorized starting %q", tc.path, code, body, tc.field)
+		}
+		if code, body := d.do("GET", tc.path, true, "", nil); code != http.StatusOK {
+			t.Errorf("admin %s: %d %.200s, want 200", tc.path, code, body)
+		}
+	}
+	// The configured round count is the public's too; a wrong token is
+	// refused even on a public route.
+	var rep server.LeaderboardReport
+	if code, body := d.do("GET", "/api/leaderboard?bootstrap=1000", false, "", &rep); code != 200 || rep.Method.BootstrapRounds != 1000 {
+		t.Errorf("public bootstrap=rank.bootstrap: %d %.200s", code, body)
+	}
+	req, _ := http.NewRequest("GET", d.ts.URL+"/api/leaderboard", nil)
+	req.Header.Set("Authorization", "Bearer wrong")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("leaderboard with a wrong token: %d, want 401", resp.StatusCode)
 	}
 }
 
@@ -78,14 +130,14 @@ func TestLeaderboardAPI(t *testing.T) {
 // new vote invalidates it.
 func TestLeaderboardCache(t *testing.T) {
 	d := newDemoServer(t)
-	_, first := d.do("GET", "/api/leaderboard?bootstrap=20", false, "", nil)
-	_, again := d.do("GET", "/api/leaderboard?bootstrap=20", false, "", nil)
+	_, first := d.do("GET", "/api/leaderboard?bootstrap=20", true, "", nil)
+	_, again := d.do("GET", "/api/leaderboard?bootstrap=20", true, "", nil)
 	if first != again {
 		t.Fatal("the same data gave two different answers")
 	}
 	d.castVote(ringside.WinnerA)
 	var rep server.LeaderboardReport
-	d.do("GET", "/api/leaderboard?bootstrap=20", false, "", &rep)
+	d.do("GET", "/api/leaderboard?bootstrap=20", true, "", &rep)
 	var before server.LeaderboardReport
 	if err := jsonUnmarshal(first, &before); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net"
@@ -252,9 +251,9 @@ func (j *judgeSockets) readLoop(c *conn, a *judging.Attachment) {
 			c.enqueue(errorFrame(codeInvalid, "frames must be JSON text", ""))
 			continue
 		}
-		var in inMsg
-		if err := json.Unmarshal(data, &in); err != nil {
-			c.enqueue(errorFrame(codeInvalid, "malformed frame: "+jsonProblem(err), ""))
+		in, err := decodeFrame(data)
+		if err != nil {
+			c.enqueue(errorFrame(codeInvalid, "malformed frame: "+ringside.ErrorMessage(err), in.BattleID))
 			continue
 		}
 		ctx, cancel := context.WithTimeout(j.ctx, messageTimeout)
@@ -278,15 +277,6 @@ func (j *judgeSockets) dispatch(ctx context.Context, a *judging.Attachment, c *c
 	default:
 		c.enqueue(errorFrame(codeInvalid, "unknown frame type (want vote, skip, next or finish)", in.BattleID))
 	}
-}
-
-// jsonProblem says what is wrong with a frame without echoing it back.
-func jsonProblem(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return "field " + te.Field + " has the wrong type"
-	}
-	return "not a JSON object"
 }
 
 var errRateLimited = errors.New("rate limited")

@@ -1,5 +1,5 @@
 // The admin page: runs with their progress, judges and invites, models and
-// their failures, and agreement between judges. The admin token is kept in
+// their failures, agreement between judges, and the battles download. The admin token is kept in
 // sessionStorage — gone when the tab closes — and sent as a Bearer header.
 import "../shared/dashboard.css";
 import { getJSON, HTTPError } from "../shared/api";
@@ -275,6 +275,30 @@ byId("copy").addEventListener("click", async () => {
     say("Link copied.");
   } catch {
     say("Select the link and copy it.");
+  }
+});
+
+// The battles download needs the token, which a plain link cannot send: it
+// is fetched, then saved from memory.
+byId("dl-battles").addEventListener("click", async () => {
+  const button = byId<HTMLButtonElement>("dl-battles");
+  button.disabled = true;
+  try {
+    const resp = await fetch("/api/admin/battles.jsonl", { cache: "no-store", headers: { Authorization: `Bearer ${token}` } });
+    if (!resp.ok) throw new HTTPError(resp.status, resp.statusText);
+    const blob = await resp.blob();
+    const a = el("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = "battles.jsonl";
+    a.click();
+    window.setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+    button.dataset.bytes = String(blob.size);
+    say(`battles.jsonl downloaded (${blob.size} bytes).`);
+  } catch (err) {
+    if (err instanceof HTTPError && err.status === 401) lock("That admin token was not accepted.");
+    else say(`Could not download the battles: ${(err as Error).message}`, true);
+  } finally {
+    button.disabled = false;
   }
 });
 

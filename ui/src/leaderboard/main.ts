@@ -1,9 +1,10 @@
 // The leaderboard page: the table, the slice selector, five charts and the
 // downloads, refreshed whenever the server says votes changed. The page
-// holds no statistics of its own: every number comes from /api/leaderboard.
+// holds no statistics of its own: every number comes from /api/leaderboard,
+// as the public may ask for it: no per-judge slicing, the server's rounds.
 import "../shared/dashboard.css";
 import type { Board, PassStats, Report } from "../shared/api";
-import { getJSON } from "../shared/api";
+import { getJSON, HTTPError } from "../shared/api";
 import { byId, el, subscribeChanges, watchCSP } from "../shared/dashboard";
 import * as charts from "./charts";
 import { renderTable, type SortState } from "./table";
@@ -17,10 +18,11 @@ const table = byId<HTMLTableElement>("board");
 const status = byId("status");
 const live = byId("live");
 
-// ?bootstrap= passes through to the API (tests ask for fewer rounds).
 const params = new URLSearchParams(location.search);
-const rounds = params.get("bootstrap");
 let by = params.get("by") ?? "overall";
+// A link to a slicing the page does not offer (judge, which is the
+// admin's) shows the overall board.
+if (![...bySelect.options].some((o) => o.value === by)) by = "overall";
 let value = params.get("value") ?? "";
 let sort: SortState = { key: "rating", desc: true };
 const lowFirst = new Set(["rank", "model", "ttft", "latency", "cost", "errors"]);
@@ -29,7 +31,6 @@ const reports = new Map<string, Report>();
 function url(slicing: string): string {
   const q = new URLSearchParams();
   if (slicing !== "overall") q.set("by", slicing);
-  if (rounds) q.set("bootstrap", rounds);
   return `/api/leaderboard?${q}`;
 }
 
@@ -50,6 +51,14 @@ async function refresh(): Promise<void> {
     status.textContent = "";
     document.body.dataset.state = "ready";
   } catch (err) {
+    if (err instanceof HTTPError && err.status === 429) {
+      // The server computes only so many boards for one address; the
+      // board shown stays, and the page asks again when it may.
+      const wait = err.retryAfter ?? 5;
+      status.textContent = `The server is busy; the board shown may be a little old. Trying again in ${wait} s.`;
+      window.setTimeout(() => void onChange(), wait * 1000);
+      return;
+    }
     status.textContent = `Could not load the leaderboard: ${(err as Error).message}`;
     status.classList.add("warn");
   }

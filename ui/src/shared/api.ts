@@ -73,6 +73,8 @@ export class HTTPError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    // retryAfter is the Retry-After of a 429, in seconds.
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -88,7 +90,8 @@ export async function getJSON<T>(url: string, init?: RequestInit): Promise<T> {
     } catch {
       // not JSON: keep the status text
     }
-    throw new HTTPError(resp.status, msg);
+    const retry = Number(resp.headers.get("Retry-After") ?? "");
+    throw new HTTPError(resp.status, msg, retry > 0 ? retry : undefined);
   }
   if (resp.status === 204) return undefined as T;
   return (await resp.json()) as T;
