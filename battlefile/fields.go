@@ -26,6 +26,9 @@ type field struct {
 	// field's value, so the import keeps it among the battle's extra
 	// fields and the export puts it back in place. nil: it has a column.
 	columnless func(r *Record) bool
+	// measured marks a side's measurement (latency, cost, tokens, error),
+	// which the leaderboard's measurements read back from imports.
+	measured bool
 }
 
 // fields are in the order the writer writes them: the public Chatbot Arena
@@ -86,8 +89,8 @@ var fields = []field{
 	measureField("cost_usd_b", func(r *Record) **float64 { return &r.CostUSDB }),
 	countField("tokens_out_a", func(r *Record) **int { return &r.TokensOutA }),
 	countField("tokens_out_b", func(r *Record) **int { return &r.TokensOutB }),
-	{name: "error_a", set: setString(func(r *Record) *string { return &r.ErrorA }, false), value: stringValue(func(r *Record) *string { return &r.ErrorA }), columnless: always},
-	{name: "error_b", set: setString(func(r *Record) *string { return &r.ErrorB }, false), value: stringValue(func(r *Record) *string { return &r.ErrorB }), columnless: always},
+	{name: "error_a", set: setString(func(r *Record) *string { return &r.ErrorA }, false), value: stringValue(func(r *Record) *string { return &r.ErrorA }), columnless: always, measured: true},
+	{name: "error_b", set: setString(func(r *Record) *string { return &r.ErrorB }, false), value: stringValue(func(r *Record) *string { return &r.ErrorB }), columnless: always, measured: true},
 }
 
 // fieldTable finds a field by its name's length and first and last bytes,
@@ -120,6 +123,18 @@ func fieldByName[K string | []byte](key K) *field {
 		return f
 	}
 	return nil
+}
+
+// MeasuredFields names the fields of a side's measurements, for finding
+// the imported battles that carry any (store.EachImportedMeasures).
+func MeasuredFields() []string {
+	var out []string
+	for _, f := range fields {
+		if f.measured {
+			out = append(out, f.name)
+		}
+	}
+	return out
 }
 
 func always(*Record) bool { return true }
@@ -155,7 +170,7 @@ func intValue(p func(*Record) *int) func(*Record, []byte) ([]byte, bool, error) 
 // measureField is a measured value of one side: optional, not negative,
 // and without a column of its own.
 func measureField(name string, p func(*Record) **float64) field {
-	return field{name: name, columnless: always,
+	return field{name: name, columnless: always, measured: true,
 		set: func(d *decoder, r *Record, key, raw []byte) (err error) {
 			*p(r), err = d.measure(key, raw)
 			return err
@@ -170,7 +185,7 @@ func measureField(name string, p func(*Record) **float64) field {
 
 // countField is measureField for a whole number.
 func countField(name string, p func(*Record) **int) field {
-	return field{name: name, columnless: always,
+	return field{name: name, columnless: always, measured: true,
 		set: func(d *decoder, r *Record, key, raw []byte) (err error) {
 			*p(r), err = d.count(key, raw)
 			return err

@@ -62,7 +62,7 @@ func TestImportExportRows(t *testing.T) {
 	}
 
 	var perf []*Record
-	err = db.EachImportedMeasures(ctx, "", func(im *store.ImportedMeasures) error {
+	err = db.EachImportedMeasures(ctx, "", MeasuredFields(), func(im *store.ImportedMeasures) error {
 		rec, err := FromImportedMeasures(im)
 		perf = append(perf, rec)
 		return err

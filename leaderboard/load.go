@@ -57,7 +57,7 @@ func LoadPerf(ctx context.Context, db *store.DB, runID string) (*rank.PerfCollec
 	}); err != nil {
 		return nil, err
 	}
-	err := db.EachImportedMeasures(ctx, runID, func(im *store.ImportedMeasures) error {
+	err := db.EachImportedMeasures(ctx, runID, battlefile.MeasuredFields(), func(im *store.ImportedMeasures) error {
 		rec, err := battlefile.FromImportedMeasures(im)
 		if err != nil {
 			return err

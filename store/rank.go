@@ -299,12 +299,10 @@ type ImportedMeasures struct {
 	Extra json.RawMessage
 }
 
-// measuredKeys are the battle-record fields of measured values.
-var measuredKeys = []string{"latency_ms_", "ttft_ms_", "cost_usd_", "tokens_out_", "error_"}
-
 // EachImportedMeasures calls fn for every imported battle of a run (all
-// when runID is "") whose extra fields hold a measured value.
-func (db *DB) EachImportedMeasures(ctx context.Context, runID string, fn func(*ImportedMeasures) error) error {
+// when runID is "") whose extra fields hold one of the measured fields
+// named in keys (battlefile.MeasuredFields).
+func (db *DB) EachImportedMeasures(ctx context.Context, runID string, keys []string, fn func(*ImportedMeasures) error) error {
 	// Most imports (the public files) carry no measurements: then there is
 	// nothing to look for among a million battles.
 	var any bool
@@ -317,11 +315,11 @@ func (db *DB) EachImportedMeasures(ctx context.Context, runID string, fn func(*I
 	// instr is a cheap filter, so that files without measurements (the
 	// public ones) cost a scan of the battles and no JSON parsing.
 	cond := ""
-	for i, k := range measuredKeys {
+	for i, k := range keys {
 		if i > 0 {
 			cond += " OR "
 		}
-		cond += `instr(extra, '"` + k + `') > 0`
+		cond += `instr(extra, '"` + k + `"') > 0`
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT model_a, model_b, extra FROM battles
 		WHERE source = 'import' AND extra IS NOT NULL AND ($1 = '' OR run_id = $1) AND (`+cond+`)`, runID)
