@@ -3,6 +3,7 @@ package rank
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ringside-eval/ringside"
@@ -264,5 +265,31 @@ func TestControlsLeftOut(t *testing.T) {
 	}
 	if _, err := ParseControls("verbosity"); err == nil {
 		t.Fatal("an unknown control was accepted")
+	}
+}
+
+func TestControlledFormats(t *testing.T) {
+	bs := NewBattles()
+	for _, b := range styledBattles(9, 800, []float64{1100, 1000, 900}, []float64{900, 300, 100}, 0.8, 0) {
+		if err := bs.Add(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lb := mustRank(t, bs, Options{Controls: []string{ControlLength}, Rounds: 20})
+	for format, want := range map[string][]string{
+		"table": {"controlled for length", "Plain rating", "Rank change", "Control coefficients", "length"},
+		"md":    {"| Plain rank |", "**Control coefficients**"},
+		"csv":   {"uncontrolled_rating,uncontrolled_rank"},
+		"json":  {`"controls": [`, `"coefficients": [`, `"uncontrolled_rank":`},
+	} {
+		var b strings.Builder
+		if err := lb.Write(&b, format); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s output lacks %q:\n%s", format, w, b.String())
+			}
+		}
 	}
 }
