@@ -206,7 +206,7 @@ func (bs *Battles) addStyle(s *Style) {
 
 // AddRecord stores a battle read from a battle file.
 func (bs *Battles) AddRecord(r *ringside.BattleRecord) error {
-	st, err := styleOfRecord(r)
+	st, err := StyleOfRecord(r)
 	if err != nil {
 		return err
 	}

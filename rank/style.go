@@ -135,11 +135,11 @@ func (c *convCount) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &c.n)
 }
 
-// styleOfRecord gathers what a battle record says about its two responses:
+// StyleOfRecord gathers what a battle record says about its two responses:
 // conv_metadata's token sums and Markdown counts, else ringside's
 // tokens_out_a/b for length; cost_usd_a/b; latency_ms_a/b. Nil when it says
 // nothing. A malformed conv_metadata is an error naming the field.
-func styleOfRecord(r *ringside.BattleRecord) (*Style, error) {
+func StyleOfRecord(r *ringside.BattleRecord) (*Style, error) {
 	var s Style
 	if raw, ok := r.Extra["conv_metadata"]; ok && len(raw) > 0 && string(raw) != "null" {
 		var cm struct {
