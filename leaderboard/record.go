@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/rank"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -54,6 +55,9 @@ func BattleRecord(e *store.ExportVote) (*ringside.BattleRecord, error) {
 			rec.Extra = extra
 		}
 	}
+	if err := setConvMetadata(rec, e); err != nil {
+		return nil, err
+	}
 	if e.Weight != 1 {
 		if rec.Extra == nil {
 			rec.Extra = map[string]json.RawMessage{}
@@ -61,6 +65,27 @@ func BattleRecord(e *store.ExportVote) (*ringside.BattleRecord, error) {
 		rec.Extra[VoteWeightField] = json.RawMessage(strconv.Itoa(e.Weight))
 	}
 	return rec, nil
+}
+
+// setConvMetadata writes FastChat's conv_metadata (the token sums of both
+// sides) for a battle of ringside's own, so that length control travels
+// with the exported data; an imported battle keeps the one it came with.
+// The Markdown counts are not written: the export does not read outputs.
+func setConvMetadata(rec *ringside.BattleRecord, e *store.ExportVote) error {
+	if e.GenA == nil || e.GenB == nil || rec.Extra["conv_metadata"] != nil {
+		return nil
+	}
+	cm, err := json.Marshal(rank.ConvMetadata{
+		SumAssistantATokens: ptr(float64(e.GenA.TokensOut)), SumAssistantBTokens: ptr(float64(e.GenB.TokensOut)),
+	})
+	if err != nil {
+		return err
+	}
+	if rec.Extra == nil {
+		rec.Extra = map[string]json.RawMessage{}
+	}
+	rec.Extra["conv_metadata"] = cm
+	return nil
 }
 
 // setSide fills one side's measurements from its stored generation.
