@@ -155,6 +155,9 @@ func FromExportVote(e *store.ExportVote) (*Record, error) {
 			rec.Extra = extra
 		}
 	}
+	if err := setConvMetadata(rec, e); err != nil {
+		return nil, err
+	}
 	if e.Weight != 1 {
 		if rec.Extra == nil {
 			rec.Extra = map[string]json.RawMessage{}
@@ -162,6 +165,48 @@ func FromExportVote(e *store.ExportVote) (*Record, error) {
 		rec.Extra[VoteWeightField] = json.RawMessage(strconv.Itoa(e.Weight))
 	}
 	return rec, nil
+}
+
+// setConvMetadata writes FastChat's conv_metadata (token sums and Markdown
+// counts of both sides) for a battle of ringside's own, so that style
+// control travels with the exported data; an imported battle keeps the one
+// it came with.
+func setConvMetadata(rec *Record, e *store.ExportVote) error {
+	if e.GenA == nil || e.GenB == nil || rec.Extra["conv_metadata"] != nil {
+		return nil
+	}
+	a, b := e.GenA, e.GenB
+	cm, err := json.Marshal(ConvMetadata{
+		SumAssistantATokens: ptr(float64(a.TokensOut)), SumAssistantBTokens: ptr(float64(b.TokensOut)),
+		HeaderCountA: headerCounts(a.Markdown), HeaderCountB: headerCounts(b.Markdown),
+		ListCountA: listCounts(a.Markdown), ListCountB: listCounts(b.Markdown),
+		BoldCountA: boldCounts(a.Markdown), BoldCountB: boldCounts(b.Markdown),
+	})
+	if err != nil {
+		return err
+	}
+	if rec.Extra == nil {
+		rec.Extra = map[string]json.RawMessage{}
+	}
+	rec.Extra["conv_metadata"] = cm
+	return nil
+}
+
+// FastChat's keys for the counts per level.
+func headerCounts(c store.MarkdownCounts) map[string]int {
+	m := map[string]int{}
+	for h, n := range c.Headers {
+		m["h"+strconv.Itoa(h+1)] = n
+	}
+	return m
+}
+
+func listCounts(c store.MarkdownCounts) map[string]int {
+	return map[string]int{"ordered": c.Ordered, "unordered": c.Unordered}
+}
+
+func boldCounts(c store.MarkdownCounts) map[string]int {
+	return map[string]int{"**": c.BoldStar, "__": c.BoldUnders}
 }
 
 // setSide fills one side's measurements from its stored generation.
@@ -182,7 +227,8 @@ func setSide(g *store.Measures, ttft, latency, cost **float64, tokens **int, err
 func ptr[T any](v T) *T { return &v }
 
 // FromImportedMeasures is the record of an imported battle's measured
-// values, for the per-model summaries (rank.PerfCollector.AddRecord).
+// values and other extra fields, for the per-model summaries
+// (leaderboard.AddRecordMeasures) and style control (leaderboard.RecordStyle).
 func FromImportedMeasures(im *store.ImportedMeasures) (*Record, error) {
 	rec := &Record{ModelA: im.ModelA, ModelB: im.ModelB}
 	var extra map[string]json.RawMessage
@@ -192,6 +238,9 @@ func FromImportedMeasures(im *store.ImportedMeasures) (*Record, error) {
 	}
 	if err != nil {
 		return nil, ringside.Errorf(ringside.EINTERNAL, "battle extra fields: %v", err)
+	}
+	if len(extra) > 0 {
+		rec.Extra = extra // conv_metadata among them, for style control
 	}
 	return rec, nil
 }

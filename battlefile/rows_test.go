@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -76,5 +77,40 @@ func TestImportExportRows(t *testing.T) {
 	if r := perf[0]; r.ModelA != "m2" || r.LatencyMsA == nil || *r.LatencyMsA != 1200.5 || *r.TokensOutA != 180 ||
 		r.ErrorB != "time<out>" || r.LatencyMsB != nil || r.CostUSDB == nil || *r.CostUSDB != 0 {
 		t.Errorf("measures %+v", r)
+	}
+}
+
+// A battle of ringside's own exports FastChat's conv_metadata: token sums
+// and the Markdown counts per level, which read back as the same features.
+func TestExportWritesConvMetadata(t *testing.T) {
+	e := &store.ExportVote{}
+	e.Battle = ringside.Battle{ID: "b1", ModelA: "m1", ModelB: "m2", Source: ringside.SourceLive}
+	e.Vote = ringside.Vote{Winner: ringside.WinnerA}
+	e.Weight = 1
+	e.GenA = &store.Measures{TokensOut: 40, LatencyMs: 10,
+		Markdown: store.CountMarkdown("# Title\n\n- one\n- two\n1. three\n\n**bold** and __bold__")}
+	e.GenB = &store.Measures{TokensOut: 12, LatencyMs: 10, Markdown: store.CountMarkdown("plain words")}
+	rec, err := FromExportVote(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"sum_assistant_a_tokens":40,"sum_assistant_b_tokens":12,` +
+		`"header_count_a":{"h1":1,"h2":0,"h3":0,"h4":0,"h5":0,"h6":0},"header_count_b":{"h1":0,"h2":0,"h3":0,"h4":0,"h5":0,"h6":0},` +
+		`"list_count_a":{"ordered":1,"unordered":2},"list_count_b":{"ordered":0,"unordered":0},` +
+		`"bold_count_a":{"**":1,"__":1},"bold_count_b":{"**":0,"__":0}}`
+	if got := string(rec.Extra["conv_metadata"]); got != want {
+		t.Fatalf("conv_metadata\n got %s\nwant %s", got, want)
+	}
+	tokens, headers, lists, bold, err := rec.StyleCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]StyleCount{"tokens": tokens, "headers": headers, "lists": lists, "bold": bold} {
+		if !c.Known {
+			t.Errorf("%s not read back", name)
+		}
+	}
+	if tokens.A != 40 || headers.A != 1 || lists.A != 3 || bold.A != 2 || bold.B != 0 {
+		t.Errorf("read back tokens %+v headers %+v lists %+v bold %+v", tokens, headers, lists, bold)
 	}
 }

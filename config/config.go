@@ -74,6 +74,9 @@ type Rank struct {
 	Anchor    string `toml:"anchor"` // MODEL=RATING
 	// IncludeIdentityLeaks ranks battles in which a model named itself.
 	IncludeIdentityLeaks bool `toml:"include_identity_leaks"`
+	// Control ranks with style or cost control: "style" or a comma list of
+	// length, headers, lists, bold, cost, latency ("" or "none": plain).
+	Control string `toml:"control"`
 }
 
 // Defaults returns a config with every default filled in and no models or

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ringside-eval/ringside"
+	"github.com/ringside-eval/ringside/rank"
 )
 
 // Validate checks values that the types alone do not, and returns an
@@ -54,6 +55,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Rank.Bootstrap < 0 {
 		return ringside.FieldError("rank.bootstrap", "must not be negative")
+	}
+	if _, err := rank.ParseControls(c.Rank.Control); err != nil {
+		return ringside.FieldError("rank.control", "%q: want style, none or a comma list of %s", c.Rank.Control, strings.Join(rank.Controls, ", "))
 	}
 	if len(c.Dimensions) == 0 {
 		return ringside.FieldError("dimensions", "name at least one dimension")

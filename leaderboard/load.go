@@ -10,6 +10,7 @@ package leaderboard
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/battlefile"
@@ -19,10 +20,11 @@ import (
 
 // LoadBattles reads every vote (of a run, when runID is set) into the
 // statistics' store. withTime reads when each vote was cast, which only
-// online Elo needs.
-func LoadBattles(ctx context.Context, db *store.DB, runID string, withTime bool) (*rank.Battles, error) {
+// online Elo needs; withStyle the control features of both responses,
+// which only a controlled leaderboard needs.
+func LoadBattles(ctx context.Context, db *store.DB, runID string, withTime, withStyle bool) (*rank.Battles, error) {
 	bs := rank.NewBattles()
-	if _, err := addVotes(ctx, db, bs, store.RankFilter{RunID: runID, Time: withTime}); err != nil {
+	if _, err := addVotes(ctx, db, bs, store.RankFilter{RunID: runID, Time: withTime, Style: withStyle}); err != nil {
 		return nil, err
 	}
 	return bs, nil
@@ -37,6 +39,13 @@ func addVotes(ctx context.Context, db *store.DB, bs *rank.Battles, f store.RankF
 		b := rank.Battle{ModelA: v.ModelA, ModelB: v.ModelB, Winner: v.Winner, Time: v.Time,
 			Category: v.Category, Kind: v.Kind, Judge: v.Judge, Tags: v.Tags, Dimensions: v.Dimensions,
 			IdentityLeak: v.IdentityLeak}
+		if f.Style {
+			st, err := voteStyle(v)
+			if err != nil {
+				return err
+			}
+			b.Style = st
+		}
 		for k := 0; k < v.Weight; k++ {
 			if err := bs.Add(b); err != nil {
 				return err
@@ -66,4 +75,22 @@ func LoadPerf(ctx context.Context, db *store.DB, runID string) (*rank.PerfCollec
 		return nil
 	})
 	return pc, err
+}
+
+// voteStyle is what a vote's two responses measure on the control
+// features: from their generations, or from what an imported battle's
+// record carried (conv_metadata and the measured fields). Nil when nothing.
+func voteStyle(v *store.RankVote) (*rank.Style, error) {
+	if v.ImportExtra != "" {
+		rec, err := battlefile.FromImportedMeasures(&store.ImportedMeasures{ModelA: v.ModelA, ModelB: v.ModelB,
+			Extra: json.RawMessage(v.ImportExtra)})
+		if err != nil {
+			return nil, err
+		}
+		return RecordStyle(rec)
+	}
+	if v.StyleKnown == 0 {
+		return nil, nil
+	}
+	return &rank.Style{A: v.StyleA, B: v.StyleB, Known: v.StyleKnown}, nil
 }

@@ -13,6 +13,8 @@ type Overrides struct {
 	Seed         *uint64
 	Anchor       *string
 	IncludeLeaks *bool
+	// Control is "style" or a comma list of control features.
+	Control *string
 	// Interval, By, Elo and Matrix have no config setting.
 	Interval, By string
 	Elo, Matrix  bool
@@ -45,6 +47,15 @@ func Options(cfg config.Rank, o Overrides) (rank.Options, error) {
 	if o.IncludeLeaks != nil {
 		opts.IncludeIdentityLeaks = *o.IncludeLeaks
 	}
+	control, field := cfg.Control, "rank.control"
+	if o.Control != nil {
+		control, field = *o.Control, "control"
+	}
+	ctrl, err := rank.ParseControls(control)
+	if err != nil {
+		return opts, ringside.FieldError(field, "%q: want style, none or a comma list of length, headers, lists, bold, cost, latency", control)
+	}
+	opts.Controls = ctrl
 	anchor := cfg.Anchor
 	if o.Anchor != nil {
 		anchor = *o.Anchor

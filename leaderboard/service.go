@@ -3,6 +3,7 @@ package leaderboard
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 
 	"github.com/ringside-eval/ringside/config"
@@ -47,6 +48,8 @@ type Query struct {
 	By           string
 	Rounds       *int
 	IncludeLeaks *bool
+	// Control is "style", "none" or a comma list of control features.
+	Control *string
 	// Admit, when set, is asked just before a board is computed, never for
 	// one served from the cache, and its error is returned as is: the
 	// server bounds the public's computations with it, so that waiting on
@@ -67,9 +70,10 @@ const cacheSize = 16
 
 // boardKey is what makes two boards of the same data differ.
 type boardKey struct {
-	by     string
-	rounds int
-	leaks  bool
+	by      string
+	rounds  int
+	leaks   bool
+	control string
 }
 
 // Service answers leaderboards of the whole database for the server. It
@@ -100,6 +104,7 @@ type Service struct {
 // boardData is the votes, measurements and pass statistics read at a state.
 type boardData struct {
 	at      store.RankState
+	style   bool // the battles carry their control features
 	battles *rank.Battles
 	perf    *rank.PerfCollector
 	pass    map[string][]judge.PassStats
@@ -114,11 +119,12 @@ func NewService(db *store.DB, cfg *config.Config) *Service {
 // while the data has not changed, else computed. EINVALID for a bad query
 // or a bad [rank] setting.
 func (s *Service) Board(ctx context.Context, q Query) (*Board, error) {
-	opts, err := Options(s.cfg.Rank, Overrides{Rounds: q.Rounds, IncludeLeaks: q.IncludeLeaks, By: q.By, Matrix: true})
+	opts, err := Options(s.cfg.Rank, Overrides{Rounds: q.Rounds, IncludeLeaks: q.IncludeLeaks, By: q.By, Matrix: true,
+		Control: q.Control})
 	if err != nil {
 		return nil, err
 	}
-	key := boardKey{by: opts.By, rounds: opts.Rounds, leaks: opts.IncludeIdentityLeaks}
+	key := boardKey{by: opts.By, rounds: opts.Rounds, leaks: opts.IncludeIdentityLeaks, control: strings.Join(opts.Controls, ",")}
 	at, err := s.db.RankState(ctx)
 	if err != nil {
 		return nil, err
@@ -141,7 +147,7 @@ func (s *Service) Board(ctx context.Context, q Query) (*Board, error) {
 			return nil, err
 		}
 	}
-	d, err := s.dataAt(ctx, at)
+	d, err := s.dataAt(ctx, at, len(opts.Controls) > 0)
 	if err != nil {
 		return nil, err
 	}
@@ -192,17 +198,22 @@ func (s *Service) put(k boardKey, b *Board) {
 // dataAt brings the data in memory to state at: the votes appended since
 // the last read when nothing else changed, else every vote; the
 // measurements and pass statistics only when what they come from changed.
-// The caller holds compute.
-func (s *Service) dataAt(ctx context.Context, at store.RankState) (*boardData, error) {
+// The caller holds compute. Once a board asks for style (the control
+// features), every vote is read again with them, and from then on new
+// votes are read with them too.
+func (s *Service) dataAt(ctx context.Context, at store.RankState, style bool) (*boardData, error) {
 	old := s.data
-	if old != nil && old.at == at {
+	if old != nil && old.style {
+		style = true
+	}
+	if old != nil && old.at == at && old.style == style {
 		return old, nil
 	}
 	// Whatever fails below leaves no half-updated data behind.
 	s.data = nil
-	d := &boardData{at: at}
-	if old != nil && old.at.Changes == at.Changes && old.at.LastVote <= at.LastVote {
-		n, err := readVotes(ctx, s.db, old.battles, old.at.LastVote, at.LastVote)
+	d := &boardData{at: at, style: style}
+	if old != nil && old.style == style && old.at.Changes == at.Changes && old.at.LastVote <= at.LastVote {
+		n, err := readVotes(ctx, s.db, old.battles, old.at.LastVote, at.LastVote, style)
 		if err != nil {
 			return nil, err
 		}
@@ -215,7 +226,7 @@ func (s *Service) dataAt(ctx context.Context, at store.RankState) (*boardData, e
 	if d.battles == nil {
 		s.fullReads++
 		d.battles = rank.NewBattles()
-		if _, err := readVotes(ctx, s.db, d.battles, 0, at.LastVote); err != nil {
+		if _, err := readVotes(ctx, s.db, d.battles, 0, at.LastVote, style); err != nil {
 			return nil, err
 		}
 	}
@@ -237,9 +248,9 @@ func (s *Service) dataAt(ctx context.Context, at store.RankState) (*boardData, e
 }
 
 // readVotes adds the votes with row ids in (after, through] to bs.
-func readVotes(ctx context.Context, db *store.DB, bs *rank.Battles, after, through int64) (int64, error) {
+func readVotes(ctx context.Context, db *store.DB, bs *rank.Battles, after, through int64, style bool) (int64, error) {
 	if through <= after {
 		return 0, nil // no votes; a Through of 0 would mean no bound
 	}
-	return addVotes(ctx, db, bs, store.RankFilter{After: after, Through: through})
+	return addVotes(ctx, db, bs, store.RankFilter{After: after, Through: through, Style: style})
 }

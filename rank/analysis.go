@@ -69,6 +69,9 @@ type Options struct {
 	// Memo, when set, keeps bootstrap results for sets of battles that
 	// come again unchanged (see Memo).
 	Memo *Memo
+	// Controls are the features a style- or cost-controlled leaderboard
+	// holds constant (see ParseControls); empty ranks plainly.
+	Controls []string
 }
 
 func (o *Options) interval() string {
@@ -99,6 +102,14 @@ func (o *Options) validate() error {
 	}
 	if o.Anchor != nil && o.Anchor.Model == "" {
 		return ringside.FieldError("anchor", "the anchor needs a model")
+	}
+	for _, c := range o.Controls {
+		if controlIndex(c) < 0 {
+			return ringside.FieldError("control", "%q is not one of %s", c, strings.Join(Controls, ", "))
+		}
+	}
+	if len(o.Controls) > 0 && o.interval() == IntervalSandwich {
+		return ringside.FieldError("interval", "a controlled leaderboard takes its intervals from the bootstrap, not the sandwich")
 	}
 	return nil
 }

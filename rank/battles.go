@@ -48,6 +48,9 @@ type Battle struct {
 	// IdentityLeak marks a battle in which a model named itself; Rank leaves
 	// such battles out unless Options.IncludeIdentityLeaks is set.
 	IdentityLeak bool
+	// Style is what the two responses measure on the control features
+	// (nil: nothing known); only a controlled leaderboard reads it.
+	Style *Style
 }
 
 // names interns strings to dense ids.
@@ -90,9 +93,14 @@ type Battles struct {
 	tagOff, dimOff              []int32 // CSR offsets, len n+1
 	tagIDs, dimIDs              []int32
 	dimOut                      []uint8
-	lastA, lastB                string // the previous battle's models, to skip map lookups
-	lastAID, lastBID            int32
-	haveLast                    bool
+	// ctrl holds each battle's normalised feature differences (NumControls
+	// per battle) and ctrlKnown which are known; both stay nil until a
+	// battle has a Style.
+	ctrl             []float32
+	ctrlKnown        []uint8
+	lastA, lastB     string // the previous battle's models, to skip map lookups
+	lastAID, lastBID int32
+	haveLast         bool
 }
 
 // NewBattles returns an empty store.
@@ -168,7 +176,32 @@ func (bs *Battles) Add(b Battle) error {
 		bs.dimOut = append(bs.dimOut, o)
 	}
 	bs.dimOff = append(bs.dimOff, int32(len(bs.dimIDs)))
+	bs.addStyle(b.Style)
 	return nil
+}
+
+// addStyle appends the last battle's features, starting the columns (zero
+// for every earlier battle) at the first battle that has some.
+func (bs *Battles) addStyle(s *Style) {
+	if s == nil && bs.ctrlKnown == nil {
+		return
+	}
+	if bs.ctrlKnown == nil {
+		bs.ctrlKnown = make([]uint8, len(bs.a)-1, cap(bs.a))
+		bs.ctrl = make([]float32, NumControls*(len(bs.a)-1), NumControls*cap(bs.a))
+	}
+	var x [NumControls]float32
+	var known uint8
+	if s != nil {
+		known = s.Known
+		for f := range x {
+			if s.Has(f) {
+				x[f] = float32(s.diff(f))
+			}
+		}
+	}
+	bs.ctrlKnown = append(bs.ctrlKnown, known)
+	bs.ctrl = append(bs.ctrl, x[:]...)
 }
 
 func judgeKind(label string) string {

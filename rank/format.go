@@ -104,6 +104,9 @@ func (lb *Leaderboard) summary() string {
 	default:
 		s += "no intervals, "
 	}
+	if len(m.Controls) > 0 {
+		s += "controlled for " + strings.Join(m.Controls, ", ") + ", "
+	}
 	if m.Anchor != nil {
 		return s + fmt.Sprintf("anchor %s = %s", m.Anchor.Model, num(m.Anchor.Rating, 1))
 	}
@@ -125,15 +128,18 @@ func (lb *Leaderboard) render(b *strings.Builder, md bool, title string) {
 		b.WriteString(lb.summary() + "\n")
 	}
 	opt := lb.optionalColumns()
-	head := append([]string{"Rank", "Model", "Rating", "95% CI", "Battles", "Wins", "Losses", "Ties", "Win rate"}, opt.head...)
-	right := append([]bool{true, false, true, false, true, true, true, true, true}, opt.right...)
+	ctrlHead, ctrlRight := lb.controlColumns()
+	head := append(append([]string{"Rank", "Model", "Rating", "95% CI", "Battles", "Wins", "Losses", "Ties", "Win rate"}, ctrlHead...), opt.head...)
+	right := append(append([]bool{true, false, true, false, true, true, true, true, true}, ctrlRight...), opt.right...)
 	var rows [][]string
 	for _, m := range lb.Models {
 		row := []string{strconv.Itoa(m.Rank), m.Model, num(m.Rating, 1), ciText(m.CILow, m.CIHigh, lb.Method.Interval),
 			strconv.Itoa(m.Battles), strconv.Itoa(m.Wins), strconv.Itoa(m.Losses), strconv.Itoa(m.Ties), pct(m.WinRate)}
+		row = append(row, controlCells(&m, ctrlHead != nil)...)
 		rows = append(rows, append(row, opt.cells(m.Elo, m.Perf)...))
 	}
 	writeTable(b, head, right, rows, md)
+	lb.renderCoefficients(b, md)
 	if len(lb.Flagged) > 0 {
 		lb.renderFlagged(b, md, opt)
 	}
@@ -316,6 +322,10 @@ func (lb *Leaderboard) writeCSV(w io.Writer) error {
 		perf = mergeInts(perf, p)
 	}
 	head := []string{"slice", "rank", "model", "rating", "ci_low", "ci_high", "battles", "wins", "losses", "ties", "win_rate"}
+	ctrl := lb.anyControlled()
+	if ctrl {
+		head = append(head, "uncontrolled_rating", "uncontrolled_rank")
+	}
 	if elo {
 		head = append(head, "elo")
 	}
@@ -350,6 +360,9 @@ func (lb *Leaderboard) writeCSV(w io.Writer) error {
 		for _, m := range l.Models {
 			row := []string{slice, strconv.Itoa(m.Rank), m.Model, num(m.Rating, 4), opt(m.CILow, 4), opt(m.CIHigh, 4),
 				strconv.Itoa(m.Battles), strconv.Itoa(m.Wins), strconv.Itoa(m.Losses), strconv.Itoa(m.Ties), num(m.WinRate, 6)}
+			if ctrl {
+				row = append(row, csvControlCells(&m)...)
+			}
 			if err := cw.Write(append(append(row, tail(m.Elo, m.Perf)...), "")); err != nil {
 				return err
 			}
@@ -357,6 +370,9 @@ func (lb *Leaderboard) writeCSV(w io.Writer) error {
 		for _, m := range l.Flagged {
 			row := []string{slice, "", m.Model, "", "", "",
 				strconv.Itoa(m.Battles), strconv.Itoa(m.Wins), strconv.Itoa(m.Losses), strconv.Itoa(m.Ties), num(m.WinRate, 6)}
+			if ctrl {
+				row = append(row, "", "")
+			}
 			if err := cw.Write(append(append(row, tail(m.Elo, m.Perf)...), m.Reason)); err != nil {
 				return err
 			}
@@ -373,72 +389,6 @@ func (lb *Leaderboard) writeCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// Write renders the comparison in one of Formats.
-func (c *Comparison) Write(w io.Writer, format string) error {
-	switch format {
-	case "json":
-		return writeJSON(w, c)
-	case "csv":
-		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"slice", "battles", "baseline_rating", "candidate_rating", "difference", "ci_low", "ci_high",
-			"verdict", "h2h_battles", "candidate_wins", "baseline_wins", "ties", "note"})
-		for _, d := range append([]Difference{c.Overall}, c.Slices...) {
-			h := d.HeadToHead
-			_ = cw.Write([]string{d.Slice, strconv.Itoa(d.Battles), optNum(d.BaselineRating, "%.4f"),
-				optNum(d.CandidateRating, "%.4f"), optNum(d.Difference, "%.4f"), optNum(d.CILow, "%.4f"),
-				optNum(d.CIHigh, "%.4f"), d.Verdict, strconv.Itoa(h.Battles), strconv.Itoa(h.CandidateWins),
-				strconv.Itoa(h.BaselineWins), strconv.Itoa(h.Ties), d.Note})
-		}
-		cw.Flush()
-		return cw.Error()
-	case "table", "md":
-		var b strings.Builder
-		m := Leaderboard{Method: c.Method, Battles: c.Overall.Battles}
-		fmt.Fprintf(&b, "%s vs baseline %s, margin %s rating points\n", c.Candidate, c.Baseline, num(c.Margin, 1))
-		if format == "md" {
-			b.WriteString("\n")
-		}
-		b.WriteString(m.summary() + "\n")
-		if format == "md" {
-			b.WriteString("\n")
-		}
-		head := []string{"Slice", "Battles", "Baseline", "Candidate", "Difference", "95% CI", "Verdict", "Head-to-head W-L-T"}
-		right := []bool{false, true, true, true, true, false, false, true}
-		var rows [][]string
-		for _, d := range append([]Difference{c.Overall}, c.Slices...) {
-			name := d.Slice
-			if name == "" {
-				name = "overall"
-			} else if c.By != "" {
-				name = c.By + ": " + name
-			}
-			h := d.HeadToHead
-			ci := "-"
-			if d.Difference != nil {
-				ci = ciText(d.CILow, d.CIHigh, c.Method.Interval)
-			}
-			rows = append(rows, []string{name, strconv.Itoa(d.Battles), optNum(d.BaselineRating, "%.1f"),
-				optNum(d.CandidateRating, "%.1f"), optNum(d.Difference, "%+.1f"), ci, d.Verdict,
-				fmt.Sprintf("%d-%d-%d", h.CandidateWins, h.BaselineWins, h.Ties)})
-		}
-		writeTable(&b, head, right, rows, format == "md")
-		for _, d := range append([]Difference{c.Overall}, c.Slices...) {
-			if d.Note != "" {
-				name := "overall"
-				if d.Slice != "" && c.By != "" {
-					name = c.By + ": " + d.Slice
-				} else if d.Slice != "" {
-					name = d.Slice
-				}
-				fmt.Fprintf(&b, "Note (%s): %s\n", name, d.Note)
-			}
-		}
-		_, err := io.WriteString(w, b.String())
-		return err
-	}
-	return badFormat(format)
 }
 
 func ciText(lo, hi *float64, interval string) string {

@@ -18,6 +18,9 @@ type Method struct {
 	Seed            uint64  `json:"seed"`
 	Anchor          *Anchor `json:"anchor"`
 	Interval        string  `json:"interval"`
+	// Controls are the features the ratings are controlled for (absent:
+	// a plain fit). See docs/style-control.md.
+	Controls []string `json:"controls,omitempty"`
 }
 
 // Leaderboard is the JSON shape of docs/formats.md: models sorted by rating,
@@ -30,6 +33,9 @@ type Leaderboard struct {
 	Flagged []FlaggedModel `json:"flagged,omitempty"`
 	Matrix  *Matrix        `json:"matrix,omitempty"`
 	Notes   []string       `json:"notes,omitempty"`
+	// Coefficients are the control features' fitted effects, in the order
+	// of Method.Controls.
+	Coefficients []Coefficient `json:"coefficients,omitempty"`
 	// By names the slicing (Options.By); Slices holds one leaderboard per
 	// value, each with its own fit and intervals.
 	By     string                  `json:"by,omitempty"`
@@ -49,9 +55,13 @@ type ModelRating struct {
 	// model's ci_high (without intervals: whose rating is above).
 	Rank int `json:"rank"`
 	Counts
-	CIUnbounded     string   `json:"ci_unbounded,omitempty"`
-	NonfiniteRounds int      `json:"nonfinite_rounds,omitempty"`
-	Elo             *float64 `json:"elo,omitempty"`
+	CIUnbounded     string `json:"ci_unbounded,omitempty"`
+	NonfiniteRounds int    `json:"nonfinite_rounds,omitempty"`
+	// UncontrolledRating and UncontrolledRank are the plain fit's, on a
+	// controlled leaderboard.
+	UncontrolledRating *float64 `json:"uncontrolled_rating,omitempty"`
+	UncontrolledRank   *int     `json:"uncontrolled_rank,omitempty"`
+	Elo                *float64 `json:"elo,omitempty"`
 	*Perf
 }
 
@@ -88,7 +98,7 @@ func Rank(bs *Battles, opts Options) (*Leaderboard, error) {
 	if err != nil {
 		return nil, err
 	}
-	lb := a.leaderboard(&opts)
+	lb := a.board(&opts)
 	if opts.By == "" {
 		return lb, nil
 	}
@@ -103,7 +113,7 @@ func Rank(bs *Battles, opts Options) (*Leaderboard, error) {
 		if err != nil {
 			return nil, err
 		}
-		lb.Slices[key] = sa.leaderboard(&opts)
+		lb.Slices[key] = sa.board(&opts)
 	}
 	return lb, nil
 }

@@ -119,7 +119,7 @@ func (s *Server) handleBattlesDownload(c echo.Context) error {
 	return nil
 }
 
-// parseLeaderboardQuery reads by, bootstrap and include_leaks; those not
+// parseLeaderboardQuery reads by, bootstrap, include_leaks and control; those not
 // given take the config's [rank] settings, as `ringside rank` does.
 func parseLeaderboardQuery(c echo.Context) (leaderboard.Query, error) {
 	q := leaderboard.Query{By: c.QueryParam("by")}
@@ -142,6 +142,13 @@ func parseLeaderboardQuery(c echo.Context) (leaderboard.Query, error) {
 			return q, ringside.FieldError("include_leaks", "must be true or false")
 		}
 		q.IncludeLeaks = &b
+	}
+	if c.QueryParams().Has("control") {
+		v := c.QueryParam("control")
+		if _, err := rank.ParseControls(v); err != nil {
+			return q, err
+		}
+		q.Control = &v
 	}
 	return q, nil
 }

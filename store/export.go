@@ -29,6 +29,9 @@ type Measures struct {
 	TTFTMs, LatencyMs, CostUSD float64
 	TokensOut                  int
 	ErrorKind                  string
+	// Markdown counts the output's Markdown elements, so that an export
+	// carries the style features (FastChat's conv_metadata).
+	Markdown MarkdownCounts
 }
 
 // EachExportVote calls fn for every vote on the battles of a run (on every
@@ -42,8 +45,8 @@ func (db *DB) EachExportVote(ctx context.Context, runID string, fn func(*ExportV
 		b.id, coalesce(b.run_id, ''), b.source, b.prompt_id, b.prompt_set, b.sample, b.model_a, b.model_b,
 		coalesce(b.generation_a, ''), coalesce(b.generation_b, ''), b.category, b.kind, b.tags, b.identity_leak,
 		b.extra, b.created_at,
-		ga.ttft_ms, ga.latency_ms, ga.cost_usd, ga.tokens_out, ga.error_kind,
-		gb.ttft_ms, gb.latency_ms, gb.cost_usd, gb.tokens_out, gb.error_kind`
+		ga.ttft_ms, ga.latency_ms, ga.cost_usd, ga.tokens_out, ga.error_kind, ga.output,
+		gb.ttft_ms, gb.latency_ms, gb.cost_usd, gb.tokens_out, gb.error_kind, gb.output`
 	const gens = ` LEFT JOIN generations ga ON ga.id = b.generation_a LEFT JOIN generations gb ON gb.id = b.generation_b`
 	var rows *sql.Rows
 	var err error
@@ -60,6 +63,8 @@ func (db *DB) EachExportVote(ctx context.Context, runID string, fn func(*ExportV
 		return err
 	}
 	defer rows.Close()
+	// A generation is in many votes: its Markdown is counted once.
+	counted := map[string]MarkdownCounts{}
 	for rows.Next() {
 		var (
 			e                      ExportVote
@@ -72,8 +77,8 @@ func (db *DB) EachExportVote(ctx context.Context, runID string, fn func(*ExportV
 		if err := rows.Scan(&v.ID, &winner, &dims, &v.Reason, &v.DurationMs, &vAt, &v.JudgeID, &e.JudgeKind, &e.JudgeName,
 			&e.Weight, &b.ID, &b.RunID, &b.Source, &b.PromptID, &b.PromptSet, &b.Sample, &b.ModelA, &b.ModelB,
 			&b.GenerationA, &b.GenerationB, &b.Category, &b.Kind, &tags, &b.IdentityLeak, &extra, &bAt,
-			&ga.ttft, &ga.latency, &ga.cost, &ga.tokens, &ga.errKind,
-			&gb.ttft, &gb.latency, &gb.cost, &gb.tokens, &gb.errKind); err != nil {
+			&ga.ttft, &ga.latency, &ga.cost, &ga.tokens, &ga.errKind, &ga.output,
+			&gb.ttft, &gb.latency, &gb.cost, &gb.tokens, &gb.errKind, &gb.output); err != nil {
 			return err
 		}
 		v.BattleID, v.Winner, v.CreatedAt = b.ID, ringside.Winner(winner), parseTime(vAt)
@@ -91,7 +96,7 @@ func (db *DB) EachExportVote(ctx context.Context, runID string, fn func(*ExportV
 			b.Extra = json.RawMessage(extra.String)
 		}
 		b.CreatedAt = parseTime(bAt)
-		e.GenA, e.GenB = ga.measures(), gb.measures()
+		e.GenA, e.GenB = ga.measures(b.GenerationA, counted), gb.measures(b.GenerationB, counted)
 		if err := fn(&e); err != nil {
 			return err
 		}
@@ -103,15 +108,20 @@ func (db *DB) EachExportVote(ctx context.Context, runID string, fn func(*ExportV
 type nullMeasures struct {
 	ttft, latency, cost sql.NullFloat64
 	tokens              sql.NullInt64
-	errKind             sql.NullString
+	errKind, output     sql.NullString
 }
 
-func (n *nullMeasures) measures() *Measures {
+func (n *nullMeasures) measures(id string, counted map[string]MarkdownCounts) *Measures {
 	if !n.latency.Valid {
 		return nil
 	}
+	md, ok := counted[id]
+	if !ok {
+		md = CountMarkdown(n.output.String)
+		counted[id] = md
+	}
 	return &Measures{TTFTMs: n.ttft.Float64, LatencyMs: n.latency.Float64, CostUSD: n.cost.Float64,
-		TokensOut: int(n.tokens.Int64), ErrorKind: n.errKind.String}
+		TokensOut: int(n.tokens.Int64), ErrorKind: n.errKind.String, Markdown: md}
 }
 
 // Preference is a battle with both outputs stored and the decisive votes on

@@ -28,6 +28,18 @@ type RankVote struct {
 	// Time is when the vote was cast, as VoteTime gives it (the order of
 	// online Elo); zero unless RankFilter.Time asks for it.
 	Time float64
+	// StyleA and StyleB are what the two responses measure on the control
+	// features of style control, in the order of rank.Controls: length
+	// (output tokens, else words), headers, lists, bold, cost in dollars,
+	// latency in ms. Bit f of StyleKnown says feature f is known for both
+	// sides; all zero unless RankFilter.Style asks for them.
+	StyleA, StyleB [6]float64
+	StyleKnown     uint8
+	// ImportExtra is an imported battle's extra fields when they may hold
+	// what its record measured (conv_metadata, tokens_out_a, ...) and
+	// RankFilter.Style asks for style; imported battles have no
+	// generations to measure.
+	ImportExtra string
 }
 
 // VoteTime is a vote's time in seconds since the epoch as a float, the
@@ -41,6 +53,9 @@ type RankFilter struct {
 	RunID string
 	// Time fills RankVote.Time, which costs a date parse per vote.
 	Time bool
+	// Style fills the style fields of RankVote, which costs reading both
+	// outputs of each battle (counted once per generation and read).
+	Style bool
 	// After and Through bound the votes' row ids, After < rowid <= Through
 	// (Through 0: no bound), so that a reader that keeps what it read can
 	// read only the votes appended since (see RankState).
@@ -66,7 +81,7 @@ func (db *DB) EachRankVote(ctx context.Context, f RankFilter, fn func(*RankVote)
 	}
 	// Battles first, through the run's index, then their votes.
 	rows, err := db.read.QueryContext(ctx, rq.cols+` FROM battles b
-		JOIN votes v ON v.battle_id = b.id JOIN judges j ON j.id = v.judge_id
+		JOIN votes v ON v.battle_id = b.id JOIN judges j ON j.id = v.judge_id `+rq.joins+`
 		WHERE b.run_id = $1 AND v.rowid > $2 AND ($3 = 0 OR v.rowid <= $3) ORDER BY v.rowid`, f.RunID, f.After, f.Through)
 	if err != nil {
 		return err
@@ -79,6 +94,7 @@ func (db *DB) EachRankVote(ctx context.Context, f RankFilter, fn func(*RankVote)
 // judges' labels and the votes' weights.
 type rankQuery struct {
 	cols    string
+	joins   string // the generations' joins when reading style
 	labels  map[int64]string
 	weights map[string]int
 	time    bool
@@ -113,7 +129,20 @@ func (db *DB) newRankQuery(ctx context.Context, f RankFilter) (*rankQuery, error
 		CASE WHEN b.tags = '[]' THEN NULL ELSE b.tags END,
 		CASE WHEN v.dimensions = '{}' THEN NULL ELSE v.dimensions END,
 		b.identity_leak, ` + voteID + `, ` + when
-	return &rankQuery{cols: cols, labels: labels, weights: weights, time: f.Time}, nil
+	rq := &rankQuery{labels: labels, weights: weights, time: f.Time}
+	if f.Style {
+		// An imported battle has no generations; what its record carried
+		// (conv_metadata, tokens_out_a, ...) is among its extra fields.
+		cols += `, ga.id, ga.tokens_out, ga.cost_usd, ga.latency_ms, ga.output,
+			gb.id, gb.tokens_out, gb.cost_usd, gb.latency_ms, gb.output,
+			CASE WHEN b.source = 'import' AND (instr(b.extra, '"conv_metadata"') > 0 OR instr(b.extra, '"tokens_out_') > 0
+				OR instr(b.extra, '"cost_usd_') > 0 OR instr(b.extra, '"latency_ms_') > 0) THEN b.extra END`
+		rq.joins = `LEFT JOIN generations ga ON ga.id = b.generation_a LEFT JOIN generations gb ON gb.id = b.generation_b`
+	} else {
+		cols += `, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL`
+	}
+	rq.cols = cols
+	return rq, nil
 }
 
 // scan reads rows of rq.cols and calls emit for each, with one reused vote.
@@ -124,11 +153,18 @@ func (rq *rankQuery) scan(rows *sql.Rows, in *interner, emit func(*RankVote) err
 		winner, judgeRow    int64
 		leak                bool
 		tstamp              sql.NullFloat64
+		sa, sb              styleCols
+		extra               sql.RawBytes
 		v                   RankVote
 		err                 error
 	)
 	for rows.Next() {
-		if err := rows.Scan(&a, &b, &winner, &judgeRow, &cat, &kind, &tags, &dims, &leak, &id, &when, &tstamp); err != nil {
+		if err := rows.Scan(&a, &b, &winner, &judgeRow, &cat, &kind, &tags, &dims, &leak, &id, &when, &tstamp,
+			&sa.id, &sa.tokens, &sa.cost, &sa.latency, &sa.output,
+			&sb.id, &sb.tokens, &sb.cost, &sb.latency, &sb.output, &extra); err != nil {
+			return err
+		}
+		if err := in.style(&v, &sa, &sb, extra); err != nil {
 			return err
 		}
 		switch {
@@ -203,6 +239,7 @@ type interner struct {
 	strs map[string]string
 	tagl map[string][]string
 	dimm map[string]map[string]ringside.Winner
+	gens map[string]genStyle // style features per generation id
 }
 
 const internLimit = 1 << 16

@@ -38,7 +38,7 @@ func (db *DB) eachRankVoteParallel(ctx context.Context, rq *rankQuery, f RankFil
 		return nil
 	}
 	workers := min(runtime.GOMAXPROCS(0), 4)
-	q := rq.cols + ` FROM votes v JOIN battles b ON b.id = v.battle_id JOIN judges j ON j.id = v.judge_id
+	q := rq.cols + ` FROM votes v JOIN battles b ON b.id = v.battle_id JOIN judges j ON j.id = v.judge_id ` + rq.joins + `
 		WHERE v.rowid BETWEEN $1 AND $2 ORDER BY v.rowid`
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

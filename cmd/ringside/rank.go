@@ -37,13 +37,22 @@ database is opened.
 own intervals: category, kind (typical, edge, adversarial), judge,
 judge_kind, tag, or dimension (each dimension the votes carry, ranked by
 that dimension's winners). --bootstrap, --seed and --anchor default to the
-[rank] settings of the config.`
+[rank] settings of the config.
+
+--control style ranks what the answers say rather than how long or how
+decorated they are (Chatbot Arena's style control): a contextual
+Bradley-Terry fit with the normalised differences in length, headers,
+lists and bold as covariates; a comma list (length,cost) picks features,
+cost and latency among them. Ratings, intervals and ranks are then the
+controlled ones, beside the plain rating and rank and the features'
+coefficients (docs/style-control.md). Default: rank.control.`
 
 // rankFlags are the flags rank, export leaderboard and compare share;
 // compare has no use for --elo and --matrix.
 type rankFlags struct {
 	cfgPath, dbPath, battles, run string
 	by, format, interval, anchor  string
+	control                       string
 	out                           string
 	bootstrap                     int
 	seed                          uint64
@@ -70,6 +79,7 @@ func addRankFlags(fs *flag.FlagSet, format string, leaderboard bool) *rankFlags 
 	if leaderboard {
 		fs.BoolVar(&rf.elo, "elo", false, "add online Elo (K=4, in time order), to compare with older leaderboards")
 		fs.BoolVar(&rf.matrix, "matrix", false, "add the pairwise win-rate matrix (default: when there are at most 8 models)")
+		fs.StringVar(&rf.control, "control", "", "style or cost control: style, or a comma list of length, headers, lists, bold, cost, latency; none for plain (default: rank.control)")
 	}
 	return rf
 }
@@ -105,6 +115,9 @@ func (rf *rankFlags) options(cfg *config.Config) (rank.Options, error) {
 	}
 	if rf.set("include-leaks") {
 		o.IncludeLeaks = &rf.includeLeaks
+	}
+	if rf.set("control") {
+		o.Control = &rf.control
 	}
 	return leaderboard.Options(cfg.Rank, o)
 }
@@ -146,7 +159,7 @@ func (m *Main) loadRankInput(ctx context.Context, rf *rankFlags, cfg *config.Con
 		}
 		in.runID = run.ID
 	}
-	if in.bs, err = leaderboard.LoadBattles(ctx, db, in.runID, opts.Elo); err != nil {
+	if in.bs, err = leaderboard.LoadBattles(ctx, db, in.runID, opts.Elo, len(opts.Controls) > 0); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -158,7 +171,7 @@ func (m *Main) loadRankInput(ctx context.Context, rf *rankFlags, cfg *config.Con
 }
 
 func (m *Main) rankCmd(ctx context.Context, args []string) error {
-	fs := m.newFlagSet("rank", "[--db F | --battles FILE] [--by category|kind|dimension|judge|judge_kind|tag] [--bootstrap N] [--seed S] [--anchor MODEL=RATING] [--format table|json|csv|md] [--interval bootstrap|sandwich|none] [--elo] [--include-leaks] [--run NAME] [-o FILE] [--config F]", rankAbout)
+	fs := m.newFlagSet("rank", "[--db F | --battles FILE] [--by category|kind|dimension|judge|judge_kind|tag] [--bootstrap N] [--seed S] [--anchor MODEL=RATING] [--format table|json|csv|md] [--interval bootstrap|sandwich|none] [--elo] [--control style|FEATURES] [--include-leaks] [--run NAME] [-o FILE] [--config F]", rankAbout)
 	rf := addRankFlags(fs, "table", true)
 	if err := m.parseFlags(fs, args); err != nil {
 		return err

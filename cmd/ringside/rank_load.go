@@ -61,8 +61,12 @@ func (m *Main) loadBattleFile(path string) (bs *rank.Battles, perf *rank.PerfCol
 		if err != nil {
 			return err
 		}
+		b, err := leaderboard.RecordBattle(rec)
+		if err != nil {
+			return err
+		}
 		for k := 0; k < n; k++ {
-			if err := bs.Add(leaderboard.RecordBattle(rec)); err != nil {
+			if err := bs.Add(b); err != nil {
 				return err
 			}
 		}

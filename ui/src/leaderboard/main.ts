@@ -14,6 +14,7 @@ watchCSP();
 const bySelect = byId<HTMLSelectElement>("by");
 const valueSelect = byId<HTMLSelectElement>("value");
 const valueLabel = byId("value-label");
+const controlSelect = byId<HTMLSelectElement>("control");
 const table = byId<HTMLTableElement>("board");
 const status = byId("status");
 const live = byId("live");
@@ -24,6 +25,7 @@ let by = params.get("by") ?? "overall";
 // admin's) shows the overall board.
 if (![...bySelect.options].some((o) => o.value === by)) by = "overall";
 let value = params.get("value") ?? "";
+let control = params.get("control") ?? "none";
 let sort: SortState = { key: "rating", desc: true };
 const lowFirst = new Set(["rank", "model", "ttft", "latency", "cost", "errors"]);
 const reports = new Map<string, Report>();
@@ -31,6 +33,7 @@ const reports = new Map<string, Report>();
 function url(slicing: string): string {
   const q = new URLSearchParams();
   if (slicing !== "overall") q.set("by", slicing);
+  if (control !== "none") q.set("control", control);
   return `/api/leaderboard?${q}`;
 }
 
@@ -111,6 +114,7 @@ function render(): void {
     render();
   });
   renderFlagged(b);
+  renderCoefficients(b);
   renderNotes(b);
 
   charts.ratings(byId("chart-ratings"), b);
@@ -122,6 +126,8 @@ function render(): void {
   const q = new URLSearchParams(location.search);
   q.delete("by");
   q.delete("value");
+  q.delete("control");
+  if (control !== "none") q.set("control", control);
   if (by !== "overall") {
     q.set("by", by);
     q.set("value", value);
@@ -145,6 +151,20 @@ function renderFlagged(b: Board): void {
   );
 }
 
+function renderCoefficients(b: Board): void {
+  const coefs = b.coefficients ?? [];
+  byId("coefficients-box").hidden = coefs.length === 0;
+  byId("coefficients").replaceChildren(
+    ...coefs.map((c) => {
+      const li = el("li");
+      li.dataset.feature = c.name;
+      const ci = c.ci_low == null && c.ci_high == null ? "" : ` [${c.ci_low?.toFixed(3) ?? "−∞"}, ${c.ci_high?.toFixed(3) ?? "+∞"}]`;
+      li.append(el("strong", "", c.name), ` ${c.value.toFixed(3)}${ci}`);
+      return li;
+    }),
+  );
+}
+
 function renderNotes(b: Board): void {
   byId("notes").replaceChildren(...(b.notes ?? []).map((n) => el("p", "note", n)));
 }
@@ -159,6 +179,13 @@ bySelect.addEventListener("change", async () => {
     status.textContent = "";
   }
   render();
+});
+if ([...controlSelect.options].some((o) => o.value === control)) controlSelect.value = control;
+controlSelect.addEventListener("change", async () => {
+  control = controlSelect.value;
+  reports.clear();
+  status.textContent = "Loading…";
+  await refresh();
 });
 valueSelect.addEventListener("change", () => {
   value = valueSelect.value;

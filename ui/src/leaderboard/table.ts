@@ -31,6 +31,28 @@ const columns: Column[] = [
     num: true,
   },
   { key: "model", head: "Model", value: (r) => r.model, show: (r) => r.model },
+  {
+    key: "rank_change",
+    head: "Rank change",
+    title: "places gained (+) or lost (−) by controlling, against the plain rank",
+    value: (r) => (r.uncontrolled_rank == null ? null : r.uncontrolled_rank - r.rank),
+    show: (r) => {
+      if (r.uncontrolled_rank == null) return "–";
+      const d = r.uncontrolled_rank - r.rank;
+      return d > 0 ? `+${d}` : d < 0 ? `−${-d}` : "0";
+    },
+    num: true,
+    present: has((r) => r.uncontrolled_rank),
+  },
+  {
+    key: "plain",
+    head: "Plain rating",
+    title: "the rating without control",
+    value: (r) => r.uncontrolled_rating,
+    show: (r) => fmt(r.uncontrolled_rating),
+    num: true,
+    present: has((r) => r.uncontrolled_rating),
+  },
   { key: "rating", head: "Rating", value: (r) => r.rating, show: (r) => fmt(r.rating), num: true },
   {
     key: "ci",

@@ -28,6 +28,16 @@ export interface ModelRating extends Counts, Perf {
   ci_high: number | null;
   rank: number;
   ci_unbounded?: "low" | "high" | "both";
+  // A controlled board's plain fit (see docs/style-control.md).
+  uncontrolled_rating?: number;
+  uncontrolled_rank?: number;
+}
+
+export interface Coefficient {
+  name: string;
+  value: number;
+  ci_low: number | null;
+  ci_high: number | null;
 }
 
 export interface FlaggedModel extends Counts, Perf {
@@ -43,7 +53,8 @@ export interface Matrix {
 }
 
 export interface Board {
-  method: { bootstrap_rounds: number; interval: string; ci: number };
+  method: { bootstrap_rounds: number; interval: string; ci: number; controls?: string[] };
+  coefficients?: Coefficient[];
   battles: number;
   models: ModelRating[];
   flagged?: FlaggedModel[];

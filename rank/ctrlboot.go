@@ -1,0 +1,213 @@
+package rank
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ringside-eval/ringside"
+)
+
+// ctrlBootstrap fills a.reps, low, high and nonfinite with the controlled
+// ratings of `rounds` resamples, and cf's coefficient intervals from the
+// same rounds. Rounds resample the board's battles (each controlled battle
+// is its own cell, the rest one cell, which keeps the multinomial exact),
+// seeded like the plain bootstrap.
+func (a *analysis) ctrlBootstrap(cf *ctrlFit, rounds int, seed uint64, workers int) error {
+	mf, p, nb := len(a.fit), cf.cp.p, len(cf.cp.s)
+	a.rounds = rounds
+	a.reps, a.nonfinite = make([]float64, rounds*mf), make([]int, mf)
+	cf.gReps = make([]float64, rounds*p)
+	if rounds == 0 {
+		return nil
+	}
+	counts := make([]int32, nb+1)
+	for x := range nb {
+		counts[x] = 1
+	}
+	counts[nb] = int32(cf.rest)
+	ms := newMultinomialSampler(counts)
+	full := newCtxSolver(mf, p)
+	full.eval(cf.cp, cf.beta, true)
+	if err := cholesky(full.hess, full.chol, full.n, full.n); err != nil {
+		return ringside.Errorf(ringside.EINTERNAL, "controlled bootstrap: %v", err)
+	}
+	workers = min(workers, rounds)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cw := newCtrlWorker(a, cf, full.chol)
+			for {
+				r := int(next.Add(1) - 1)
+				if r >= rounds {
+					return
+				}
+				ms.draw(rand.NewPCG(roundSeed(seed, r)), cw.draw)
+				if err := cw.round(a.reps[r*mf:(r+1)*mf], cf.gReps[r*p:(r+1)*p]); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	a.percentiles(rounds)
+	col := make([]float64, 0, rounds)
+	for e := 0; e < p; e++ {
+		col = col[:0]
+		for r := 0; r < rounds; r++ {
+			if x := cf.gReps[r*p+e]; !math.IsNaN(x) {
+				col = append(col, x)
+			}
+		}
+		if len(col) > 0 {
+			slices.Sort(col)
+			cf.gLow[e], cf.gHigh[e] = Quantile(col, (1-CI)/2), Quantile(col, 1-(1-CI)/2)
+		}
+	}
+	return nil
+}
+
+// ctrlWorker is one goroutine's work space for controlled rounds.
+type ctrlWorker struct {
+	ca        *analysis
+	cf        *ctrlFit
+	chol      []float64
+	draw      []int32 // per battle, then the rest
+	cp        ctxProblem
+	sv        *ctxSolver
+	beta      []float64
+	wi, wj, t []int32
+	fwi, fwj  []int32 // the full data's, to see a round that lost an edge
+	ft        []int32
+}
+
+func newCtrlWorker(ca *analysis, cf *ctrlFit, chol []float64) *ctrlWorker {
+	nb, np := len(cf.cp.s), len(cf.cp.pi)
+	cw := &ctrlWorker{ca: ca, cf: cf, chol: chol, draw: make([]int32, nb+1), cp: *cf.cp,
+		sv: newCtxSolver(cf.cp.m, cf.cp.p), beta: make([]float64, len(cf.beta)),
+		wi: make([]int32, np), wj: make([]int32, np), t: make([]int32, np),
+		fwi: make([]int32, np), fwj: make([]int32, np), ft: make([]int32, np)}
+	cw.cp.cnt = cw.draw[:nb]
+	cf.cp.pairCounts(cw.fwi, cw.fwj, cw.ft)
+	return cw
+}
+
+// round fits one resample and writes its ratings and coefficients.
+func (cw *ctrlWorker) round(out, gout []float64) error {
+	ca, cp, mf := cw.ca, &cw.cp, len(cw.ca.fit)
+	cp.pairCounts(cw.wi, cw.wj, cw.t)
+	lost := false
+	for k := range cw.wi {
+		if (cw.wi[k]+cw.t[k] == 0) != (cw.fwi[k]+cw.ft[k] == 0) || (cw.wj[k]+cw.t[k] == 0) != (cw.fwj[k]+cw.ft[k] == 0) {
+			lost = true
+			break
+		}
+	}
+	if lost {
+		g := buildGraph(mf, cp.pi, cp.pj, cw.wi, cw.wj, cw.t)
+		if comp, nc := g.scc(); nc > 1 {
+			return cw.partial(g, comp, nc, out, gout)
+		}
+	}
+	copy(cw.beta, cw.cf.beta)
+	if !cw.sv.chord(cp, cw.beta, cw.chol) {
+		copy(cw.beta, cw.cf.beta)
+		if _, err := cw.sv.fit(cp, cw.beta, looseStep); err != nil {
+			// Separation in a resample: the round has no finite fit.
+			for f := range out {
+				out[f] = math.NaN()
+			}
+			for e := range gout {
+				gout[e] = math.NaN()
+			}
+			return nil
+		}
+	}
+	ca.place(cw.beta[:mf], nil, out)
+	copy(gout, cw.beta[mf:])
+	return nil
+}
+
+// partial fits a round in which some model lost its finite estimate, as
+// roundWorker.partial does: the main group is fitted on its own battles,
+// the others are put at ±∞ or left undetermined.
+func (cw *ctrlWorker) partial(g *graph, comp []int32, nc int, out, gout []float64) error {
+	ca, cp, mf, p := cw.ca, &cw.cp, len(cw.ca.fit), cw.cp.p
+	weight := make([]float64, mf)
+	for k := range cp.pi {
+		n := float64(cw.wi[k] + cw.wj[k] + cw.t[k])
+		weight[cp.pi[k]] += n
+		weight[cp.pj[k]] += n
+	}
+	group := mainGroup(comp, nc, weight, ca.anchor)
+	for e := range gout {
+		gout[e] = math.NaN()
+	}
+	if group == nil {
+		for f := range out {
+			out[f] = math.NaN()
+		}
+		return nil
+	}
+	side := g.sides(group)
+	for f := range out {
+		out[f] = [3]float64{math.Inf(-1), math.NaN(), math.Inf(1)}[side[f]+1]
+	}
+	theta := append([]float64(nil), cw.cf.beta[:mf]...)
+	if len(group) > 1 {
+		sub, at := subProblem(cp, group, mf)
+		beta := make([]float64, len(group)+p)
+		for x, f := range group {
+			beta[x] = theta[f]
+		}
+		copy(beta[len(group):], cw.cf.beta[mf:])
+		if _, err := newCtxSolver(len(group), p).fit(sub, beta, looseStep); err == nil {
+			for f := range theta {
+				if at[f] >= 0 {
+					theta[f] = beta[at[f]]
+				}
+			}
+			copy(gout, beta[len(group):])
+		}
+	}
+	ca.place(theta, group, out)
+	return nil
+}
+
+// subProblem keeps the pairs of cp between members of group, renumbered;
+// at maps a model to its new number, or -1.
+func subProblem(cp *ctxProblem, group []int32, m int) (*ctxProblem, []int32) {
+	at := make([]int32, m)
+	for f := range at {
+		at[f] = -1
+	}
+	for x, f := range group {
+		at[f] = int32(x)
+	}
+	sub := &ctxProblem{m: len(group), p: cp.p, off: []int32{0}}
+	for k := range cp.pi {
+		x, y := at[cp.pi[k]], at[cp.pj[k]]
+		if x < 0 || y < 0 {
+			continue
+		}
+		sub.pi, sub.pj = append(sub.pi, x), append(sub.pj, y)
+		lo, hi := cp.off[k], cp.off[k+1]
+		sub.s = append(sub.s, cp.s[lo:hi]...)
+		sub.z = append(sub.z, cp.z[int(lo)*cp.p:int(hi)*cp.p]...)
+		sub.cnt = append(sub.cnt, cp.cnt[lo:hi]...)
+		sub.off = append(sub.off, int32(len(sub.s)))
+	}
+	return sub, at
+}

@@ -1,0 +1,222 @@
+package rank
+
+import (
+	"errors"
+	"math"
+)
+
+// ctxProblem is the contextual Bradley-Terry likelihood of a style- or
+// cost-controlled leaderboard: over m models and p features,
+//
+//	logit P(i beats j) = θ_i − θ_j + Σ_f γ_f z_f
+//
+// Each battle has its own z, so battles cannot be collapsed into pair
+// counts as in problem; they are kept grouped by pair instead, so that a
+// pass reads the pair's strengths once and each battle's p features in
+// sequence.
+type ctxProblem struct {
+	m, p   int
+	pi, pj []int32   // per pair, as in problem
+	off    []int32   // pair k's battles are off[k] to off[k+1]
+	s      []float64 // per battle: the first model's score, 1, 0 or ½
+	z      []float64 // per battle: p standardised features, oriented to the pair's first model
+	cnt    []int32   // per battle: how often it is drawn (nil: once)
+}
+
+// free is the number of unknowns: the last model is grounded (θ_{m−1} = 0
+// moves nothing the likelihood sees), then the p coefficients.
+func (cp *ctxProblem) free() int { return cp.m - 1 + cp.p }
+
+// ctxSolver is the work space of one problem size.
+type ctxSolver struct {
+	n, m, p            int
+	grad, delta, trial []float64 // m + p: θ then γ
+	hess, chol         []float64 // n×n over the free unknowns, lower triangle
+	vz                 []float64 // p: Σ v·z of the current pair
+}
+
+func newCtxSolver(m, p int) *ctxSolver {
+	n := m - 1 + p
+	return &ctxSolver{n: n, m: m, p: p, grad: make([]float64, m+p), delta: make([]float64, m+p),
+		trial: make([]float64, m+p), vz: make([]float64, p)}
+}
+
+// eval computes the gradient at beta (θ then γ), and, when full, the
+// Fisher information over the free unknowns and the log-likelihood (a
+// bootstrap round's chord steps need the gradient alone).
+func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, full bool) (ll float64) {
+	wantHess := full
+	m, p, n := sv.m, sv.p, sv.n
+	if wantHess && sv.hess == nil {
+		sv.hess, sv.chol = make([]float64, n*n), make([]float64, n*n)
+	}
+	g, h := sv.grad, sv.hess
+	clear(g)
+	if wantHess {
+		clear(h)
+	}
+	theta, gamma := beta[:m], beta[m:]
+	for k := range cp.pi {
+		i, j := int(cp.pi[k]), int(cp.pj[k])
+		d := theta[i] - theta[j]
+		var rsum, vsum float64
+		clear(sv.vz)
+		for b := cp.off[k]; b < cp.off[k+1]; b++ {
+			w := 1.0
+			if cp.cnt != nil {
+				if cp.cnt[b] == 0 {
+					continue
+				}
+				w = float64(cp.cnt[b])
+			}
+			z := cp.z[int(b)*p : int(b)*p+p]
+			eta := d
+			for f, x := range z {
+				eta += gamma[f] * x
+			}
+			e := math.Exp(-math.Abs(eta))
+			var pr, q float64
+			if eta >= 0 {
+				pr = 1 / (1 + e)
+				q = e * pr
+			} else {
+				q = 1 / (1 + e)
+				pr = e * q
+			}
+			s := cp.s[b]
+			r := w * (s - pr)
+			rsum += r
+			for f, x := range z {
+				g[m+f] += r * x
+			}
+			if !wantHess {
+				continue
+			}
+			// log σ(η) = −log(1 + e^−|η|) − max(−η, 0)
+			ll -= w * (math.Log1p(e) + math.Max(eta, 0)*(1-s) + math.Max(-eta, 0)*s)
+			v := w * pr * q
+			vsum += v
+			for f, x := range z {
+				sv.vz[f] += v * x
+				row := h[(m-1+f)*n : (m-1+f)*n+m-1+f+1]
+				for e := 0; e <= f; e++ {
+					row[m-1+e] += v * x * z[e]
+				}
+			}
+		}
+		g[i] += rsum
+		g[j] -= rsum
+		if wantHess {
+			sv.addPair(i, j, vsum)
+		}
+	}
+	return ll
+}
+
+// addPair adds one pair's Laplacian block and its cross terms with the
+// features (sv.vz) to the Hessian; the grounded model has no row.
+func (sv *ctxSolver) addPair(i, j int, v float64) {
+	m, n, h := sv.m, sv.n, sv.hess
+	ground := m - 1
+	if i != ground {
+		h[i*n+i] += v
+	}
+	if j != ground {
+		h[j*n+j] += v
+	}
+	if i != ground && j != ground {
+		h[max(i, j)*n+min(i, j)] -= v
+	}
+	for f, x := range sv.vz {
+		row := (m - 1 + f) * n
+		if i != ground {
+			h[row+i] += x
+		}
+		if j != ground {
+			h[row+j] -= x
+		}
+	}
+}
+
+// step solves H δ = g over the free unknowns with factor chol, into
+// sv.delta (θ then γ, the grounded model's δ 0), and returns max |δ|.
+func (sv *ctxSolver) step(chol []float64) float64 {
+	m, n := sv.m, sv.n
+	rhs := sv.trial[:n]
+	copy(rhs, sv.grad[:m-1])
+	copy(rhs[m-1:], sv.grad[m:])
+	cholSolve(chol, rhs, n, n)
+	copy(sv.delta[:m-1], rhs[:m-1])
+	sv.delta[m-1] = 0
+	copy(sv.delta[m:], rhs[m-1:])
+	big := 0.0
+	for _, d := range sv.delta {
+		big = math.Max(big, math.Abs(d))
+	}
+	return big
+}
+
+var errNoControlledFit = errors.New("the controlled fit has no finite maximum (a feature separates wins from losses)")
+
+// fit maximises the likelihood from beta (updated in place) by Newton's
+// method with a backtracking line search, to a step below tol.
+func (sv *ctxSolver) fit(cp *ctxProblem, beta []float64, tol float64) (int, error) {
+	ll := sv.eval(cp, beta, true)
+	prevStep := math.Inf(1)
+	for it := 1; it <= maxNewton; it++ {
+		if err := cholesky(sv.hess, sv.chol, sv.n, sv.n); err != nil {
+			return it, errNoControlledFit
+		}
+		step := sv.step(sv.chol)
+		dec := 0.0
+		for v, d := range sv.delta {
+			dec += d * sv.grad[v]
+		}
+		if math.IsNaN(step) || step > 1e6 {
+			return it, errNoControlledFit
+		}
+		if step <= tol || step < 1e-9 && step > prevStep/2 {
+			return it, nil
+		}
+		prevStep = step
+		trial := make([]float64, len(beta))
+		alpha := 1.0
+		for {
+			for v := range beta {
+				trial[v] = beta[v] + alpha*sv.delta[v]
+			}
+			llt := sv.eval(cp, trial, true)
+			if llt >= ll+1e-4*alpha*dec || step <= quadStep && alpha == 1 {
+				copy(beta, trial)
+				ll = llt
+				break
+			}
+			if alpha /= 2; alpha < 1e-12 {
+				return it, errors.New("rank: line search failed in the controlled fit")
+			}
+		}
+	}
+	return maxNewton, errNoControlledFit
+}
+
+// chord solves one bootstrap round from beta (the full-data fit) with the
+// full-data factor chol (see roundWorker.fit); false when the steps stop
+// shrinking, for the caller to fall back to Newton's method.
+func (sv *ctxSolver) chord(cp *ctxProblem, beta, chol []float64) bool {
+	prev := math.Inf(1)
+	for it := 0; it < 100; it++ {
+		sv.eval(cp, beta, false)
+		step := sv.step(chol)
+		if math.IsNaN(step) || step > prev/2 {
+			return false
+		}
+		for v, d := range sv.delta {
+			beta[v] += d
+		}
+		if step <= chordTol {
+			return true
+		}
+		prev = step
+	}
+	return false
+}
