@@ -34,9 +34,12 @@ func addVotes(ctx context.Context, db *store.DB, bs *rank.Battles, f store.RankF
 	var n int64
 	err := db.EachRankVote(ctx, f, func(v *store.RankVote) error {
 		n++
+		if v.Gold {
+			return nil // gold battles grade judges and never count in a board
+		}
 		b := rank.Battle{ModelA: v.ModelA, ModelB: v.ModelB, Winner: v.Winner, Time: v.Time,
 			Category: v.Category, Kind: v.Kind, Judge: v.Judge, Tags: v.Tags, Dimensions: v.Dimensions,
-			IdentityLeak: v.IdentityLeak}
+			IdentityLeak: v.IdentityLeak, Unit: v.Unit}
 		for k := 0; k < v.Weight; k++ {
 			if err := bs.Add(b); err != nil {
 				return err

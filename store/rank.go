@@ -28,6 +28,12 @@ type RankVote struct {
 	// Time is when the vote was cast, as VoteTime gives it (the order of
 	// online Elo); zero unless RankFilter.Time asks for it.
 	Time float64
+	// Unit is the battle's row number: votes with the same Unit are on the
+	// same battle, and share one unit of weight in a board.
+	Unit int64
+	// Gold marks a vote on a gold battle, which grades its judge and never
+	// counts in a board.
+	Gold bool
 }
 
 // VoteTime is a vote's time in seconds since the epoch as a float, the
@@ -112,7 +118,8 @@ func (db *DB) newRankQuery(ctx context.Context, f RankFilter) (*rankQuery, error
 		j.rowid, b.category, b.kind,
 		CASE WHEN b.tags = '[]' THEN NULL ELSE b.tags END,
 		CASE WHEN v.dimensions = '{}' THEN NULL ELSE v.dimensions END,
-		b.identity_leak, ` + voteID + `, ` + when
+		b.identity_leak, ` + voteID + `, ` + when + `, b.rowid,
+		EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id)`
 	return &rankQuery{cols: cols, labels: labels, weights: weights, time: f.Time}, nil
 }
 
@@ -128,7 +135,7 @@ func (rq *rankQuery) scan(rows *sql.Rows, in *interner, emit func(*RankVote) err
 		err                 error
 	)
 	for rows.Next() {
-		if err := rows.Scan(&a, &b, &winner, &judgeRow, &cat, &kind, &tags, &dims, &leak, &id, &when, &tstamp); err != nil {
+		if err := rows.Scan(&a, &b, &winner, &judgeRow, &cat, &kind, &tags, &dims, &leak, &id, &when, &tstamp, &v.Unit, &v.Gold); err != nil {
 			return err
 		}
 		switch {
