@@ -30,8 +30,6 @@ type fracCell struct {
 	n int32
 }
 
-
-
 // denseCellLimit bounds the model count for which counting uses a dense
 // models² table (12 MB at the limit); beyond it a map is used.
 const denseCellLimit = 1024

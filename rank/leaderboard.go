@@ -27,19 +27,19 @@ type Method struct {
 // highest first, plus ringside's optional parts. Models without a finite
 // rating are never in Models; they are in Flagged with the reason.
 type Leaderboard struct {
-	Method  Method `json:"method"`
+	Method Method `json:"method"`
 	// Battles counts battles: the votes of several judges on one battle
 	// share one unit of weight. Votes counts the votes behind them, and
 	// ExcludedVotes those of the selected judges left out because the judge
 	// was flagged or excluded (ExcludedJudges).
-	Battles        int      `json:"battles"`
-	Votes          int      `json:"votes"`
-	ExcludedVotes  int      `json:"excluded_votes,omitempty"`
-	ExcludedJudges []string `json:"excluded_judges,omitempty"`
-	Models  []ModelRating  `json:"models"`
-	Flagged []FlaggedModel `json:"flagged,omitempty"`
-	Matrix  *Matrix        `json:"matrix,omitempty"`
-	Notes   []string       `json:"notes,omitempty"`
+	Battles        int            `json:"battles"`
+	Votes          int            `json:"votes"`
+	ExcludedVotes  int            `json:"excluded_votes,omitempty"`
+	ExcludedJudges []string       `json:"excluded_judges,omitempty"`
+	Models         []ModelRating  `json:"models"`
+	Flagged        []FlaggedModel `json:"flagged,omitempty"`
+	Matrix         *Matrix        `json:"matrix,omitempty"`
+	Notes          []string       `json:"notes,omitempty"`
 	// By names the slicing (Options.By); Slices holds one leaderboard per
 	// value, each with its own fit and intervals.
 	By     string                  `json:"by,omitempty"`
