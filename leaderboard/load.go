@@ -40,10 +40,13 @@ func addVotes(ctx context.Context, db *store.DB, bs *rank.Battles, f store.RankF
 		b := rank.Battle{ModelA: v.ModelA, ModelB: v.ModelB, Winner: v.Winner, Time: v.Time,
 			Category: v.Category, Kind: v.Kind, Judge: v.Judge, Tags: v.Tags, Dimensions: v.Dimensions,
 			IdentityLeak: v.IdentityLeak, Unit: v.Unit}
+		// A strong verdict's extra weight counts as battles of their own, as
+		// before votes shared a battle's unit.
 		for k := 0; k < v.Weight; k++ {
 			if err := bs.Add(b); err != nil {
 				return err
 			}
+			b.Unit = 0
 		}
 		return nil
 	})

@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -103,4 +104,14 @@ func (bs *Battles) JudgeLabels() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// judgesText says whose votes a board counts and what it left out, for the
+// table and Markdown summaries.
+func judgesText(lb *Leaderboard) string {
+	s := fmt.Sprintf("%d votes of judges: %s", lb.CountedVotes, lb.Method.Judges)
+	if lb.ExcludedVotes > 0 {
+		s += fmt.Sprintf(" (%d votes of %d excluded judges left out)", lb.ExcludedVotes, len(lb.ExcludedJudges))
+	}
+	return s
 }

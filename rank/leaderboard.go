@@ -29,11 +29,11 @@ type Method struct {
 type Leaderboard struct {
 	Method Method `json:"method"`
 	// Battles counts battles: the votes of several judges on one battle
-	// share one unit of weight. Votes counts the votes behind them, and
+	// share one unit of weight. CountedVotes counts the votes behind them, and
 	// ExcludedVotes those of the selected judges left out because the judge
 	// was flagged or excluded (ExcludedJudges).
 	Battles        int            `json:"battles"`
-	Votes          int            `json:"votes"`
+	CountedVotes   int            `json:"counted_votes"`
 	ExcludedVotes  int            `json:"excluded_votes,omitempty"`
 	ExcludedJudges []string       `json:"excluded_judges,omitempty"`
 	Models         []ModelRating  `json:"models"`
@@ -131,7 +131,7 @@ func (a *analysis) method(opts *Options) Method {
 }
 
 func (a *analysis) leaderboard(opts *Options) *Leaderboard {
-	lb := &Leaderboard{Method: a.method(opts), Battles: a.c.battles, Votes: a.bs.votesIn(a.sub), Models: []ModelRating{}, Notes: a.notes}
+	lb := &Leaderboard{Method: a.method(opts), Battles: a.c.battles, CountedVotes: a.bs.votesIn(a.sub), Models: []ModelRating{}, Notes: a.notes}
 	var elo []float64
 	if opts.Elo {
 		elo = a.bs.elo(a.sub, a.c)

@@ -34,8 +34,8 @@ func TestUnitsAgreeingJudgesCountOnce(t *testing.T) {
 	})
 	opts := Options{Rounds: 200, Seed: 3}
 	lo, lt, ll := mustRank(t, one, opts), mustRank(t, three, opts), mustRank(t, loose, opts)
-	if lt.Battles != 600 || lt.Votes != 1800 || ll.Battles != 1800 {
-		t.Fatalf("battles %d votes %d; without units %d", lt.Battles, lt.Votes, ll.Battles)
+	if lt.Battles != 600 || lt.CountedVotes != 1800 || ll.Battles != 1800 {
+		t.Fatalf("battles %d votes %d; without units %d", lt.Battles, lt.CountedVotes, ll.Battles)
 	}
 	for _, m := range lo.Models {
 		got := ratingOf(t, lt, m.Model)
@@ -72,8 +72,8 @@ func TestUnitsSplitBattleShare(t *testing.T) {
 	x, y := ratingOf(t, lb, "x"), ratingOf(t, lb, "y")
 	near(t, "x − y", x.Rating-y.Rating, 400*math.Log10(0.75/1.25), 1e-9)
 	near(t, "x win rate", x.WinRate, 0.75/2, 1e-12)
-	if x.Battles != 2 || x.Ties != 1 || x.Losses != 1 || lb.Battles != 2 || lb.Votes != 5 {
-		t.Errorf("x %+v; board battles %d votes %d", x.Counts, lb.Battles, lb.Votes)
+	if x.Battles != 2 || x.Ties != 1 || x.Losses != 1 || lb.Battles != 2 || lb.CountedVotes != 5 {
+		t.Errorf("x %+v; board battles %d votes %d", x.Counts, lb.Battles, lb.CountedVotes)
 	}
 	near(t, "matrix", *lb.Matrix.WinRate[1][0], 0.375, 1e-12)
 	if err := bs.Add(Battle{ModelA: "x", ModelB: "z", Winner: wA, Unit: 7}); ringside.ErrorCode(err) != ringside.EINVALID {
@@ -122,8 +122,8 @@ func TestJudgeSelection(t *testing.T) {
 	addJ("llm:gpt", wA, 5)
 	addJ("llm:gpt", wB, 1)
 	lb := mustRank(t, bs, Options{})
-	if lb.Method.Judges != JudgesAuto || lb.Votes != 6 {
-		t.Errorf("only automatic votes: %q %d", lb.Method.Judges, lb.Votes)
+	if lb.Method.Judges != JudgesAuto || lb.CountedVotes != 6 {
+		t.Errorf("only automatic votes: %q %d", lb.Method.Judges, lb.CountedVotes)
 	}
 	addJ("human:ana", wB, 3)
 	addJ("human:ana", wA, 1)
@@ -141,8 +141,8 @@ func TestJudgeSelection(t *testing.T) {
 		{Options{ExcludeJudges: []string{"human:bo", "human:ana"}}, JudgesAuto, 6, 0},
 	} {
 		lb := mustRank(t, bs, c.opts)
-		if lb.Method.Judges != c.judges || lb.Votes != c.votes || lb.ExcludedVotes != c.left {
-			t.Errorf("%+v: judges %q votes %d excluded %d", c.opts, lb.Method.Judges, lb.Votes, lb.ExcludedVotes)
+		if lb.Method.Judges != c.judges || lb.CountedVotes != c.votes || lb.ExcludedVotes != c.left {
+			t.Errorf("%+v: judges %q votes %d excluded %d", c.opts, lb.Method.Judges, lb.CountedVotes, lb.ExcludedVotes)
 		}
 	}
 	if _, err := Rank(bs, Options{Judges: "ana,"}); ringside.ErrorCode(err) != ringside.EINVALID {

@@ -56,15 +56,18 @@ func (m *Main) loadBattleFile(path string) (bs *rank.Battles, perf *rank.PerfCol
 		name = "stdin"
 	}
 	bs = rank.NewBattles()
+	units := leaderboard.Units{}
 	err = battlefile.Read(r, name, func(_ int, rec *battlefile.Record) error {
 		n, err := rec.Weight()
 		if err != nil {
 			return err
 		}
+		b := leaderboard.RecordBattle(rec, units)
 		for k := 0; k < n; k++ {
-			if err := bs.Add(leaderboard.RecordBattle(rec)); err != nil {
+			if err := bs.Add(b); err != nil {
 				return err
 			}
+			b.Unit = 0 // extra weight: battles of their own, as from the database
 		}
 		if rec.Measured() {
 			if perf == nil {
