@@ -36,9 +36,12 @@ func addVotes(ctx context.Context, db *store.DB, bs *rank.Battles, f store.RankF
 	var n int64
 	err := db.EachRankVote(ctx, f, func(v *store.RankVote) error {
 		n++
+		if v.Gold {
+			return nil // gold battles grade judges and never count in a board
+		}
 		b := rank.Battle{ModelA: v.ModelA, ModelB: v.ModelB, Winner: v.Winner, Time: v.Time,
 			Category: v.Category, Kind: v.Kind, Judge: v.Judge, Tags: v.Tags, Dimensions: v.Dimensions,
-			IdentityLeak: v.IdentityLeak}
+			IdentityLeak: v.IdentityLeak, Unit: v.Unit}
 		if f.Style {
 			st, err := voteStyle(v)
 			if err != nil {
@@ -46,10 +49,13 @@ func addVotes(ctx context.Context, db *store.DB, bs *rank.Battles, f store.RankF
 			}
 			b.Style = st
 		}
+		// A strong verdict's extra weight counts as battles of their own, as
+		// before votes shared a battle's unit.
 		for k := 0; k < v.Weight; k++ {
 			if err := bs.Add(b); err != nil {
 				return err
 			}
+			b.Unit = 0
 		}
 		return nil
 	})

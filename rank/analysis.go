@@ -64,6 +64,13 @@ type Options struct {
 	Matrix bool
 	// IncludeIdentityLeaks keeps battles marked identity_leak.
 	IncludeIdentityLeaks bool
+	// Judges chooses whose votes count: JudgesHuman, JudgesAuto, JudgesAll,
+	// or judge labels or names separated by commas; "" means human votes
+	// when there are any, else automatic ones (see judges.go).
+	Judges string
+	// ExcludeJudges are judge labels whose votes are left out (flagged or
+	// excluded by hand); the board says how many votes that left out.
+	ExcludeJudges []string
 	// Workers bounds the bootstrap's goroutines; 0 means GOMAXPROCS.
 	Workers int
 	// Memo, when set, keeps bootstrap results for sets of battles that
@@ -99,6 +106,9 @@ func (o *Options) validate() error {
 	}
 	if o.By != "" && !validBy(o.By) {
 		return ringside.FieldError("by", "%q is not one of %s", o.By, strings.Join(SliceBy, ", "))
+	}
+	if err := ValidateJudges(o.Judges); err != nil {
+		return err
 	}
 	if o.Anchor != nil && o.Anchor.Model == "" {
 		return ringside.FieldError("anchor", "the anchor needs a model")
@@ -140,6 +150,8 @@ type analysis struct {
 	// bootstrap. other counts the battles outside it (with flagged models).
 	prob          *problem
 	pwi, pwj, pt  []int32
+	padj          []float64  // per pair: split battles' score correction (nil: none)
+	pfrac         []fracCell // split battles by pair (k is the pair) and share
 	other         int
 	theta, rating []float64
 	anchor        int32 // fit position of the anchor, or -1
@@ -244,6 +256,15 @@ func (a *analysis) buildProblem() {
 			a.other += int(c.wi[k] + c.wj[k] + c.t[k])
 			continue
 		}
+		if c.adj != nil {
+			for _, fc := range c.frac {
+				if int(fc.k) == k {
+					fc.k = int32(len(a.pwi))
+					a.pfrac = append(a.pfrac, fc)
+				}
+			}
+			a.padj = append(a.padj, c.adj[k])
+		}
 		a.prob.pi = append(a.prob.pi, fi)
 		a.prob.pj = append(a.prob.pj, fj)
 		a.pwi = append(a.pwi, c.wi[k])
@@ -251,6 +272,9 @@ func (a *analysis) buildProblem() {
 		a.pt = append(a.pt, c.t[k])
 	}
 	a.prob.n, a.prob.s = pairStats(a.pwi, a.pwj, a.pt, nil, nil)
+	for k, d := range a.padj {
+		a.prob.s[k] += d
+	}
 }
 
 // fitRatings finds the maximum-likelihood strengths and places them as

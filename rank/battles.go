@@ -31,7 +31,7 @@ func outcomeOf(w ringside.Winner) (uint8, bool) {
 
 // Battle is one judged battle as the statistics see it: who met whom, who
 // won, and the attributes a leaderboard can be sliced by. A battle judged by
-// several judges is several Battles, one per vote.
+// several judges is several Battles, one per vote, that share a Unit.
 type Battle struct {
 	ModelA, ModelB string
 	Winner         ringside.Winner
@@ -51,6 +51,10 @@ type Battle struct {
 	// Style is what the two responses measure on the control features
 	// (nil: nothing known); only a controlled leaderboard reads it.
 	Style *Style
+	// Unit identifies the battle the vote is on (the database's battle row,
+	// or a battle file's battle_id); votes with the same non-zero Unit share
+	// one unit of weight in a board (see units.go). Zero: a battle of its own.
+	Unit int64
 }
 
 // names interns strings to dense ids.
@@ -98,6 +102,7 @@ type Battles struct {
 	// battle has a Style.
 	ctrl             []float32
 	ctrlKnown        []uint8
+	units            unitIndex
 	lastA, lastB     string // the previous battle's models, to skip map lookups
 	lastAID, lastBID int32
 	haveLast         bool
@@ -150,6 +155,9 @@ func (bs *Battles) Add(b Battle) error {
 		bs.lastB, bs.lastBID = b.ModelB, bs.models.id(b.ModelB)
 	}
 	bs.haveLast = true
+	if err := bs.units.add(b.Unit, int32(len(bs.a)), bs.lastAID, bs.lastBID, bs.a, bs.b); err != nil {
+		return err
+	}
 	bs.a = append(bs.a, bs.lastAID)
 	bs.b = append(bs.b, bs.lastBID)
 	bs.out = append(bs.out, o)

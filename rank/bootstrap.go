@@ -35,13 +35,21 @@ func (a *analysis) bootstrap(rounds int, seed uint64, workers int, memo *Memo) (
 	// group, then one cell for all battles of flagged models (aggregating
 	// cells keeps the multinomial exact).
 	var counts, refs []int32
+	ties := slices.Clone(a.pt)
+	for _, fc := range a.pfrac {
+		ties[fc.k] -= fc.n // split battles are cells of their own
+	}
 	for k := range a.pwi {
-		for slot, n := range [3]int32{a.pwi[k], a.pwj[k], a.pt[k]} {
+		for slot, n := range [3]int32{a.pwi[k], a.pwj[k], ties[k]} {
 			if n > 0 {
 				counts = append(counts, n)
 				refs = append(refs, int32(k<<2|slot))
 			}
 		}
+	}
+	for x, fc := range a.pfrac {
+		counts = append(counts, fc.n)
+		refs = append(refs, int32(x<<2|3))
 	}
 	counts = append(counts, int32(a.other))
 	ms := newMultinomialSampler(counts)
@@ -156,6 +164,7 @@ func (rw *roundWorker) round(refs []int32, out []float64) error {
 	clear(rw.wi)
 	clear(rw.wj)
 	clear(rw.t)
+	var adj []int32 // split battles drawn, by index into a.pfrac
 	for c, ref := range refs {
 		k, n := ref>>2, rw.draw[c]
 		switch ref & 3 {
@@ -163,11 +172,19 @@ func (rw *roundWorker) round(refs []int32, out []float64) error {
 			rw.wi[k] += n
 		case 1:
 			rw.wj[k] += n
-		default:
+		case 2:
 			rw.t[k] += n
+		default: // a split battle: a tie in the counts, its share in the score
+			fc := a.pfrac[k]
+			rw.t[fc.k] += n
+			adj = append(adj, k, n)
 		}
 	}
 	pairStats(rw.wi, rw.wj, rw.t, rw.prob.n, rw.prob.s)
+	for x := 0; x < len(adj); x += 2 {
+		fc := a.pfrac[adj[x]]
+		rw.prob.s[fc.k] += float64(adj[x+1]) * (fc.s - 0.5)
+	}
 	mf := len(a.fit)
 	copy(rw.theta, a.theta)
 	// The rated group is strongly connected in the full data; a round can

@@ -1,6 +1,10 @@
 package rank
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
 
 // cells are the sufficient statistics of a set of battles: for every
 // unordered pair of models that met, how often the first won, the second won,
@@ -12,6 +16,18 @@ type cells struct {
 	wi, wj  []int32 // wins of i, wins of j
 	t       []int32 // ties
 	battles int
+	// adj corrects the first model's score per cell for battles whose
+	// votes split unevenly (nil when there are none); frac lists those
+	// battles by (cell, share of i) for the bootstrap. See units.go.
+	adj  []float64
+	frac []fracCell
+}
+
+// fracCell is how many battles of cell k gave model i the share s.
+type fracCell struct {
+	k int32
+	s float64
+	n int32
 }
 
 // denseCellLimit bounds the model count for which counting uses a dense
@@ -29,6 +45,7 @@ type cellCounts struct {
 	sparse  map[cellKey]*[3]int32
 	seen    []bool
 	battles int
+	frac    map[cellKey]map[float64]int32 // split battles per pair and share of lo
 }
 
 // cellsOf collapses a subset of battles to cells.
@@ -43,6 +60,9 @@ func (bs *Battles) cellsOf(s subset) *cells {
 		}
 	}
 	add := func(lo, hi int32, n *[3]int32) {
+		if len(cc.frac) > 0 {
+			c.addFrac(cc.frac, lo, hi)
+		}
 		c.i = append(c.i, local[lo])
 		c.j = append(c.j, local[hi])
 		c.wi = append(c.wi, n[0])
@@ -87,10 +107,23 @@ func (bs *Battles) countCells(s subset) *cellCounts {
 	} else {
 		cc.sparse = map[cellKey]*[3]int32{}
 	}
-	bs.each(s, func(i int32, o uint8) {
+	bs.eachBattle(s, func(i int32, o uint8, share float64) {
 		a, b := bs.a[i], bs.b[i]
 		if a == b {
 			return
+		}
+		if share >= 0 {
+			if cc.frac == nil {
+				cc.frac = map[cellKey]map[float64]int32{}
+			}
+			k, x := cellKey{a, b}, share
+			if a > b {
+				k, x = cellKey{b, a}, 1-share
+			}
+			if cc.frac[k] == nil {
+				cc.frac[k] = map[float64]int32{}
+			}
+			cc.frac[k][x]++
 		}
 		// Slot 0: lo won, 1: hi won, 2: tie.
 		lo, hi, slot := a, b, int32(2)
@@ -122,8 +155,35 @@ func (bs *Battles) countCells(s subset) *cellCounts {
 	return cc
 }
 
+// addFrac records the split battles of the cell about to be added (lo, hi).
+func (c *cells) addFrac(frac map[cellKey]map[float64]int32, lo, hi int32) {
+	if c.adj == nil {
+		c.adj = make([]float64, len(c.i))
+	}
+	k := int32(len(c.i))
+	c.adj = append(c.adj, 0)
+	var here []fracCell
+	for x, n := range frac[cellKey{lo, hi}] {
+		here = append(here, fracCell{k: k, s: x, n: n})
+		c.adj[k] += float64(n) * (x - 0.5)
+	}
+	slices.SortFunc(here, func(x, y fracCell) int { return cmp.Compare(x.s, y.s) })
+	c.frac = append(c.frac, here...)
+}
+
+// score is model i's score in cell k: wins, half the ties, and the
+// correction for split battles.
+func (c *cells) score(k int) float64 {
+	s := float64(c.wi[k]) + float64(c.t[k])/2
+	if c.adj != nil {
+		s += c.adj[k]
+	}
+	return s
+}
+
 // Counts are a model's battles and results. WinRate counts a tie as half a
-// win: (wins + ties/2) / battles.
+// win: (wins + ties/2) / battles. A battle whose judges split unevenly
+// counts as a tie here, and with its share of the votes in WinRate.
 type Counts struct {
 	Battles int     `json:"battles"`
 	Wins    int     `json:"wins"`
@@ -135,8 +195,13 @@ type Counts struct {
 // counts per local model.
 func (c *cells) counts() []Counts {
 	out := make([]Counts, len(c.models))
+	adj := make([]float64, len(c.models))
 	for k := range c.i {
 		i, j := c.i[k], c.j[k]
+		if c.adj != nil {
+			adj[i] += c.adj[k]
+			adj[j] -= c.adj[k]
+		}
 		wi, wj, t := int(c.wi[k]), int(c.wj[k]), int(c.t[k])
 		out[i].Wins += wi
 		out[i].Losses += wj
@@ -149,7 +214,7 @@ func (c *cells) counts() []Counts {
 		o := &out[i]
 		o.Battles = o.Wins + o.Losses + o.Ties
 		if o.Battles > 0 {
-			o.WinRate = (float64(o.Wins) + float64(o.Ties)/2) / float64(o.Battles)
+			o.WinRate = (float64(o.Wins) + float64(o.Ties)/2 + adj[i]) / float64(o.Battles)
 		}
 	}
 	return out

@@ -93,12 +93,13 @@ func Compare(bs *Battles, baseline, candidate string, opts CompareOptions) (*Com
 			return nil, ringside.Errorf(ringside.ENOTFOUND, "model %q has no battles", m)
 		}
 	}
-	sub := bs.all(opts.IncludeIdentityLeaks)
+	sub, sel, _ := bs.selectJudges(bs.all(opts.IncludeIdentityLeaks), &opts.Options)
 	a, err := analyse(bs, sub, &opts.Options, true)
 	if err != nil {
 		return nil, err
 	}
 	c := &Comparison{Baseline: baseline, Candidate: candidate, Margin: opts.Margin, Method: a.method(&opts.Options)}
+	c.Method.Judges = sel
 	c.Overall = a.difference(baseline, candidate, opts.Margin)
 	if opts.By == "" {
 		return c, nil

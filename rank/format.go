@@ -96,6 +96,9 @@ func (lb *Leaderboard) present() (elo bool, perf []int) {
 func (lb *Leaderboard) summary() string {
 	m := lb.Method
 	s := fmt.Sprintf("Bradley-Terry, %d battles, ", lb.Battles)
+	if m.Judges != "" {
+		s += judgesText(lb) + ", "
+	}
 	switch m.Interval {
 	case IntervalBootstrap:
 		s += fmt.Sprintf("95%% CI by bootstrap (%d rounds, seed %d), ", m.BootstrapRounds, m.Seed)

@@ -21,18 +21,28 @@ type Method struct {
 	// Controls are the features the ratings are controlled for (absent:
 	// a plain fit). See docs/style-control.md.
 	Controls []string `json:"controls,omitempty"`
+	// Judges is whose votes the board counts: human, auto, all, or the
+	// judges named (Options.Judges).
+	Judges string `json:"judges"`
 }
 
 // Leaderboard is the JSON shape of docs/formats.md: models sorted by rating,
 // highest first, plus ringside's optional parts. Models without a finite
 // rating are never in Models; they are in Flagged with the reason.
 type Leaderboard struct {
-	Method  Method         `json:"method"`
-	Battles int            `json:"battles"`
-	Models  []ModelRating  `json:"models"`
-	Flagged []FlaggedModel `json:"flagged,omitempty"`
-	Matrix  *Matrix        `json:"matrix,omitempty"`
-	Notes   []string       `json:"notes,omitempty"`
+	Method Method `json:"method"`
+	// Battles counts battles: the votes of several judges on one battle
+	// share one unit of weight. CountedVotes counts the votes behind them, and
+	// ExcludedVotes those of the selected judges left out because the judge
+	// was flagged or excluded (ExcludedJudges).
+	Battles        int            `json:"battles"`
+	CountedVotes   int            `json:"counted_votes"`
+	ExcludedVotes  int            `json:"excluded_votes,omitempty"`
+	ExcludedJudges []string       `json:"excluded_judges,omitempty"`
+	Models         []ModelRating  `json:"models"`
+	Flagged        []FlaggedModel `json:"flagged,omitempty"`
+	Matrix         *Matrix        `json:"matrix,omitempty"`
+	Notes          []string       `json:"notes,omitempty"`
 	// Coefficients are the control features' fitted effects, in the order
 	// of Method.Controls.
 	Coefficients []Coefficient `json:"coefficients,omitempty"`
@@ -93,12 +103,16 @@ func Rank(bs *Battles, opts Options) (*Leaderboard, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	sub := bs.all(opts.IncludeIdentityLeaks)
+	sub, sel, left := bs.selectJudges(bs.all(opts.IncludeIdentityLeaks), &opts)
 	a, err := analyse(bs, sub, &opts, true)
 	if err != nil {
 		return nil, err
 	}
 	lb := a.board(&opts)
+	lb.Method.Judges, lb.ExcludedVotes = sel, left
+	if left > 0 {
+		lb.ExcludedJudges = opts.ExcludeJudges
+	}
 	if opts.By == "" {
 		return lb, nil
 	}
@@ -114,6 +128,7 @@ func Rank(bs *Battles, opts Options) (*Leaderboard, error) {
 			return nil, err
 		}
 		lb.Slices[key] = sa.board(&opts)
+		lb.Slices[key].Method.Judges = sel
 	}
 	return lb, nil
 }
@@ -126,7 +141,7 @@ func (a *analysis) method(opts *Options) Method {
 }
 
 func (a *analysis) leaderboard(opts *Options) *Leaderboard {
-	lb := &Leaderboard{Method: a.method(opts), Battles: a.c.battles, Models: []ModelRating{}, Notes: a.notes}
+	lb := &Leaderboard{Method: a.method(opts), Battles: a.c.battles, CountedVotes: a.bs.votesIn(a.sub), Models: []ModelRating{}, Notes: a.notes}
 	var elo []float64
 	if opts.Elo {
 		elo = a.bs.elo(a.sub, a.c)
@@ -240,11 +255,11 @@ func (a *analysis) matrix(lb *Leaderboard) *Matrix {
 	}
 	for k := range a.c.i {
 		x, y := row[a.names[a.c.i[k]]], row[a.names[a.c.j[k]]]
-		wi, wj, t := float64(a.c.wi[k]), float64(a.c.wj[k]), float64(a.c.t[k])
-		nb := wi + wj + t
+		nb := float64(a.c.wi[k] + a.c.wj[k] + a.c.t[k])
+		si := a.c.score(k)
 		mx.Battles[x][y], mx.Battles[y][x] = int(nb), int(nb)
-		mx.WinRate[x][y] = ptr((wi + t/2) / nb)
-		mx.WinRate[y][x] = ptr((wj + t/2) / nb)
+		mx.WinRate[x][y] = ptr(si / nb)
+		mx.WinRate[y][x] = ptr((nb - si) / nb)
 	}
 	return mx
 }

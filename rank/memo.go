@@ -52,6 +52,11 @@ func (a *analysis) memoKey(rounds int, seed uint64) string {
 		put(uint64(a.pwj[k]))
 		put(uint64(a.pt[k]))
 	}
+	for _, fc := range a.pfrac {
+		put(uint64(fc.k))
+		put(math.Float64bits(fc.s))
+		put(uint64(fc.n))
+	}
 	return string(b)
 }
 

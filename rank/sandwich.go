@@ -47,6 +47,11 @@ func (a *analysis) meat() []float64 {
 		i, j := int(a.prob.pi[k]), int(a.prob.pj[k])
 		p := 1 / (1 + math.Exp(a.theta[j]-a.theta[i]))
 		w := float64(a.pwi[k])*(1-p)*(1-p) + float64(a.pwj[k])*p*p + float64(a.pt[k])*(0.5-p)*(0.5-p)
+		for _, fc := range a.pfrac { // split battles: residual share − p, not ½ − p
+			if int(fc.k) == k {
+				w += float64(fc.n) * ((fc.s-p)*(fc.s-p) - (0.5-p)*(0.5-p))
+			}
+		}
 		meat[i*mf+i] += w
 		meat[j*mf+j] += w
 		meat[i*mf+j] -= w

@@ -31,7 +31,7 @@ func TestSlices(t *testing.T) {
 	d := 400 * math.Log10(3) // a 3-to-1 record
 	check := func(by string, want map[string]float64) {
 		t.Helper()
-		lb := mustRank(t, bs, Options{By: by})
+		lb := mustRank(t, bs, Options{By: by, Judges: JudgesAll})
 		if lb.By != by || len(lb.Slices) != len(want) {
 			t.Fatalf("by %s: slices %v", by, keys(lb.Slices))
 		}
@@ -59,7 +59,7 @@ func TestSlices(t *testing.T) {
 	// Format votes name sides: y won 3 (as b) + 1 (as a), x won 3 (as b).
 	check(ByDimension, map[string]float64{"format_compliance": 400 * math.Log10(3.0/4)})
 
-	lb := mustRank(t, bs, Options{By: ByKind})
+	lb := mustRank(t, bs, Options{By: ByKind, Judges: JudgesAll})
 	if len(lb.Notes) != 1 || lb.Notes[0] != "1 battles have no kind and are in no slice" {
 		t.Errorf("notes %q", lb.Notes)
 	}
@@ -77,7 +77,7 @@ func TestSliceAnchorFallback(t *testing.T) {
 	bs := sliced(t)
 	add(t, bs, "z", "x", wA, 1)
 	add(t, bs, "x", "z", wA, 1)
-	lb := mustRank(t, bs, Options{By: ByCategory, Anchor: &Anchor{Model: "z", Rating: 1200}})
+	lb := mustRank(t, bs, Options{By: ByCategory, Judges: JudgesAll, Anchor: &Anchor{Model: "z", Rating: 1200}})
 	if got := ratingOf(t, lb, "z").Rating; got != 1200 {
 		t.Errorf("z = %v", got)
 	}

@@ -236,7 +236,6 @@ func TestLeaderboardLiveUpdateInABrowser(t *testing.T) {
 	board.until("the leaderboard renders", `document.body.dataset.state === "ready"`)
 	votes, _ := strconv.Atoi(board.eval(`document.body.dataset.votes`))
 	board.do(`window.__sameDocument = "yes"`)
-	battles := board.eval(`document.getElementById("summary").textContent`)
 
 	inv, err := server.CreateInvite(context.Background(), d.db, "live", 0, d.ts.URL)
 	if err != nil {
@@ -249,9 +248,8 @@ func TestLeaderboardLiveUpdateInABrowser(t *testing.T) {
 	judge.until("voted", `document.body.dataset.state === "voted"`)
 
 	board.until("the other tab updates without a reload", fmt.Sprintf(`document.body.dataset.votes === "%d"`, votes+1))
-	if after := board.eval(`document.getElementById("summary").textContent`); after == battles {
-		t.Fatalf("summary unchanged after a vote: %q", after)
-	}
+	// The summary counts battles, and a vote on a battle another judge
+	// voted on counts once, so it need not change; the vote count above did.
 	if board.eval(`String(window.__sameDocument)`) != "yes" {
 		t.Fatal("the leaderboard was reloaded")
 	}

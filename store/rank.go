@@ -40,6 +40,12 @@ type RankVote struct {
 	// RankFilter.Style asks for style; imported battles have no
 	// generations to measure.
 	ImportExtra string
+	// Unit is the battle's row number: votes with the same Unit are on the
+	// same battle, and share one unit of weight in a board.
+	Unit int64
+	// Gold marks a vote on a gold battle, which grades its judge and never
+	// counts in a board.
+	Gold bool
 }
 
 // VoteTime is a vote's time in seconds since the epoch as a float, the
@@ -128,7 +134,8 @@ func (db *DB) newRankQuery(ctx context.Context, f RankFilter) (*rankQuery, error
 		j.rowid, b.category, b.kind,
 		CASE WHEN b.tags = '[]' THEN NULL ELSE b.tags END,
 		CASE WHEN v.dimensions = '{}' THEN NULL ELSE v.dimensions END,
-		b.identity_leak, ` + voteID + `, ` + when
+		b.identity_leak, ` + voteID + `, ` + when + `, b.rowid,
+		EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id)`
 	rq := &rankQuery{labels: labels, weights: weights, time: f.Time}
 	if f.Style {
 		// An imported battle has no generations; what its record carried
@@ -159,7 +166,7 @@ func (rq *rankQuery) scan(rows *sql.Rows, in *interner, emit func(*RankVote) err
 		err                 error
 	)
 	for rows.Next() {
-		if err := rows.Scan(&a, &b, &winner, &judgeRow, &cat, &kind, &tags, &dims, &leak, &id, &when, &tstamp,
+		if err := rows.Scan(&a, &b, &winner, &judgeRow, &cat, &kind, &tags, &dims, &leak, &id, &when, &tstamp, &v.Unit, &v.Gold,
 			&sa.id, &sa.tokens, &sa.cost, &sa.latency, &sa.output,
 			&sb.id, &sb.tokens, &sb.cost, &sb.latency, &sb.output, &extra); err != nil {
 			return err

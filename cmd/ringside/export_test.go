@@ -195,12 +195,12 @@ func TestRankFromDatabaseEqualsRankOfExport(t *testing.T) {
 	}
 	// The LLM judge's strong verdicts count 3 times in both.
 	var lb rank.Leaderboard
-	out := mustRun(t, "rank", "--format", "json", "--db", f.dbPath, "--bootstrap", "0", "--include-leaks")
+	out := mustRun(t, "rank", "--format", "json", "--db", f.dbPath, "--bootstrap", "0", "--include-leaks", "--judges", "all")
 	if err := json.Unmarshal([]byte(out.stdout.String()), &lb); err != nil {
 		t.Fatal(err)
 	}
-	if lb.Battles <= f.votes {
-		t.Errorf("%d battles ranked from %d votes: weights not applied", lb.Battles, f.votes)
+	if lb.CountedVotes <= f.votes {
+		t.Errorf("%d votes ranked from %d stored: weights not applied", lb.CountedVotes, f.votes)
 	}
 
 	// Imported battles beside ringside's own: online Elo orders imported

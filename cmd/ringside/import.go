@@ -10,7 +10,7 @@ import (
 )
 
 func (m *Main) importCmd(ctx context.Context, args []string) error {
-	fs := m.newFlagSet("import", "prompts|battles FILE [--set NAME] [--config F] [--db F]", `
+	fs := m.newFlagSet("import", "prompts|battles|gold FILE [--set NAME] [--config F] [--db F]", `
 Imports a prompt set (JSONL, one prompt per line: "messages" or "prompt", "id",
 "category", "kind", "tags", "reference", "checks") or battles in the battle
 format. Every line is checked first: a file with any bad line imports nothing,
@@ -38,8 +38,10 @@ and the error names the line and the field. Re-importing a file is a no-op.`)
 	case "prompts":
 	case "battles":
 		return m.importBattles(ctx, file, *cfgPath, *dbPath)
+	case "gold":
+		return m.importGold(ctx, file, *cfgPath, *dbPath)
 	default:
-		return ringside.Errorf(ringside.EINVALID, "cannot import %q: use prompts or battles", what)
+		return ringside.Errorf(ringside.EINVALID, "cannot import %q: use prompts, battles or gold", what)
 	}
 	cfg, err := m.loadConfig(*cfgPath)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/ringside-eval/ringside/leaderboard"
 	"github.com/ringside-eval/ringside/rank"
 	"github.com/ringside-eval/ringside/store"
+	"github.com/ringside-eval/ringside/trust"
 )
 
 const rankAbout = `
@@ -29,7 +30,11 @@ From the database, every vote counts (an LLM judge's strong verdict
 counts its strong_weight), battles in which a model named itself are left
 out unless --include-leaks (or rank.include_identity_leaks), and the pass
 rate, pass^k and pass@k of each rules judge's checks follow the table;
---by judge adds agreement between judges. With --battles FILE the battles
+--by judge adds agreement between judges. The votes of several judges on
+one battle share one battle's weight. --judges chooses whose votes count
+(default: human votes when there are any, else automatic ones); votes of
+judges that ringside judges flags or an admin excluded are left out, and
+the summary says how many, unless --include-flagged. With --battles FILE the battles
 come from a battle file (docs/formats.md, "-" for standard input) and no
 database is opened.
 
@@ -53,6 +58,8 @@ type rankFlags struct {
 	cfgPath, dbPath, battles, run string
 	by, format, interval, anchor  string
 	control                       string
+	judges                        string
+	includeFlagged                bool
 	out                           string
 	bootstrap                     int
 	seed                          uint64
@@ -75,6 +82,8 @@ func addRankFlags(fs *flag.FlagSet, format string, leaderboard bool) *rankFlags 
 	fs.StringVar(&rf.out, "o", "", "write to this file instead of standard output")
 	fs.IntVar(&rf.bootstrap, "bootstrap", 0, "bootstrap rounds, 0 for none (default: rank.bootstrap, 1000 unless configured)")
 	fs.Uint64Var(&rf.seed, "seed", 0, "bootstrap seed (default: rank.seed)")
+	fs.StringVar(&rf.judges, "judges", "", "whose votes count: human, auto, all or NAME[,NAME] (default: human votes when there are any, else automatic)")
+	fs.BoolVar(&rf.includeFlagged, "include-flagged", false, "count the votes of flagged or excluded judges too (see ringside judges)")
 	fs.BoolVar(&rf.includeLeaks, "include-leaks", false, "rank battles in which a model named itself (default: rank.include_identity_leaks)")
 	if leaderboard {
 		fs.BoolVar(&rf.elo, "elo", false, "add online Elo (K=4, in time order), to compare with older leaderboards")
@@ -119,7 +128,12 @@ func (rf *rankFlags) options(cfg *config.Config) (rank.Options, error) {
 	if rf.set("control") {
 		o.Control = &rf.control
 	}
-	return leaderboard.Options(cfg.Rank, o)
+	opts, err := leaderboard.Options(cfg.Rank, o)
+	if err == nil {
+		opts.Judges = rf.judges
+		err = rank.ValidateJudges(rf.judges)
+	}
+	return opts, err
 }
 
 // rankInput is what rank and compare rank: the battles, the measured
@@ -166,6 +180,15 @@ func (m *Main) loadRankInput(ctx context.Context, rf *rankFlags, cfg *config.Con
 	if in.perf, err = leaderboard.LoadPerf(ctx, db, in.runID); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if !rf.includeFlagged {
+		// Flagged judges' votes are left out unless an admin kept them.
+		rep, err := leaderboard.JudgesReport(ctx, db, in.runID, trust.Defaults)
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		opts.ExcludeJudges = rep.Excluded()
 	}
 	return in, nil
 }

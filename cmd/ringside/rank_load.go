@@ -56,12 +56,13 @@ func (m *Main) loadBattleFile(path string) (bs *rank.Battles, perf *rank.PerfCol
 		name = "stdin"
 	}
 	bs = rank.NewBattles()
+	units := leaderboard.Units{}
 	err = battlefile.Read(r, name, func(_ int, rec *battlefile.Record) error {
 		n, err := rec.Weight()
 		if err != nil {
 			return err
 		}
-		b, err := leaderboard.RecordBattle(rec)
+		b, err := leaderboard.RecordBattle(rec, units)
 		if err != nil {
 			return err
 		}
@@ -69,6 +70,7 @@ func (m *Main) loadBattleFile(path string) (bs *rank.Battles, perf *rank.PerfCol
 			if err := bs.Add(b); err != nil {
 				return err
 			}
+			b.Unit = 0 // extra weight: battles of their own, as from the database
 		}
 		if rec.Measured() {
 			if perf == nil {

@@ -41,7 +41,7 @@ func TestRankGolden(t *testing.T) {
 	for _, format := range []string{"table", "csv", "md", "json"} {
 		t.Run(format, func(t *testing.T) {
 			tm := newTestMain()
-			code := tm.run(t, "rank", "--battles", rankBattles, "--bootstrap", "100", "--seed", "7", "--elo",
+			code := tm.run(t, "rank", "--battles", rankBattles, "--judges", "all", "--bootstrap", "100", "--seed", "7", "--elo",
 				"--by", "category", "--format", format)
 			if code != exitOK {
 				t.Fatalf("rank exited %d: %s", code, tm.stderr)
@@ -72,7 +72,7 @@ func TestRankSameOnOneCore(t *testing.T) {
 	defer stdin.Close()
 	tm := newTestMain()
 	tm.Stdin = stdin
-	if code := tm.run(t, "rank", "--battles", "-", "--bootstrap", "100", "--seed", "7", "--elo", "--by", "category",
+	if code := tm.run(t, "rank", "--battles", "-", "--judges", "all", "--bootstrap", "100", "--seed", "7", "--elo", "--by", "category",
 		"--format", "json"); code != exitOK {
 		t.Fatalf("rank from stdin exited %d: %s", code, tm.stderr)
 	}
