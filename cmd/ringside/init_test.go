@@ -105,3 +105,46 @@ func TestScaffoldKeysAreDocumented(t *testing.T) {
 		t.Errorf("the scaffold sets keys config.example.toml does not document: %v", missing)
 	}
 }
+
+// TestJudgeRunsCommandChecks adds a command check to the scaffold's rules
+// judge: ringside judge runs it on every answer and stores its verdict; a
+// missing program stops the judge before anything is stored.
+func TestJudgeRunsCommandChecks(t *testing.T) {
+	dir := t.TempDir()
+	if code := newTestMain().run(t, "init", "--dir", dir); code != exitOK {
+		t.Fatal("init failed")
+	}
+	cfg, db := filepath.Join(dir, "ringside.toml"), filepath.Join(dir, "p.db")
+	if code := newTestMain().run(t, "run", "--config", cfg, "--db", db, "--sim-speed", fast); code != exitOK {
+		t.Fatal("run failed")
+	}
+	base, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withCheck := func(argv string) {
+		extra := "\n[[judges.checks]]\ntype = \"command\"\ncommand = " + argv + "\ntimeout = \"5s\"\n"
+		if err := os.WriteFile(cfg, append(append([]byte{}, base...), extra...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	withCheck(`["./no-such-checker"]`)
+	bad := newTestMain()
+	if code := bad.run(t, "judge", "--config", cfg, "--db", db); code != exitUsage ||
+		!strings.Contains(bad.stderr.String(), `defaults[1] command: command: program "./no-such-checker" not found`) {
+		t.Fatalf("missing program: exit %d, %s", code, bad.stderr)
+	}
+	ro := openReadOnly(t, db)
+	if n := count(t, ro, "SELECT count(*) FROM check_results"); n != 0 {
+		t.Fatalf("%d check results stored although the judge refused to start", n)
+	}
+	withCheck(`["sh", "-c", "n=$(wc -c); cat <&3 | grep -q '\"prompt\"' && echo \"$RINGSIDE_PROMPT_ID: $n bytes\""]`)
+	jd := newTestMain()
+	if code := jd.run(t, "judge", "--config", cfg, "--db", db); code != exitOK {
+		t.Fatalf("judge exited %d: %s", code, jd.stderr)
+	}
+	if n := count(t, ro, `SELECT count(*) FROM check_results c JOIN generations g ON g.id = c.generation_id
+		WHERE c.type = 'command' AND c.pass = 1 AND c.detail LIKE g.prompt_id || ': % bytes'`); n != 6 {
+		t.Errorf("%d passing command results naming their prompt, want 6", n)
+	}
+}
