@@ -13,13 +13,16 @@ type CheckResult struct {
 	// JudgeID and CheckedAt are set by the store.
 	JudgeID string `json:"judge_id"`
 	// Source is "prompt" or "default", Index the check's place there.
-	Source    string    `json:"source"`
-	Index     int       `json:"index"`
-	Type      string    `json:"type"`
-	Dimension string    `json:"dimension,omitempty"`
-	Weight    float64   `json:"weight"`
-	Pass      bool      `json:"pass"`
-	Detail    string    `json:"detail"`
+	Source    string  `json:"source"`
+	Index     int     `json:"index"`
+	Type      string  `json:"type"`
+	Dimension string  `json:"dimension,omitempty"`
+	Weight    float64 `json:"weight"`
+	Pass      bool    `json:"pass"`
+	Detail    string  `json:"detail"`
+	// CostUSD is what the check cost to run: an llm_rubric check's calls to
+	// its grader model; 0 for the others.
+	CostUSD   float64   `json:"cost_usd,omitempty"`
 	CheckedAt time.Time `json:"checked_at"`
 }
 

@@ -45,6 +45,13 @@ type Check struct {
 	Schema    json.RawMessage `json:"schema,omitempty"`
 	Weight    float64         `json:"weight,omitempty"`
 	Dimension string          `json:"dimension,omitempty"`
+	// Command is a command check's program and its arguments (no shell).
+	Command []string `json:"command,omitempty"`
+	// Timeout bounds a command check's program, as a duration with a unit
+	// ("10s"); empty is the default.
+	Timeout string `json:"timeout,omitempty"`
+	// Model is the configured model an llm_rubric check asks.
+	Model string `json:"model,omitempty"`
 }
 
 // CheckTypes are the rule types a prompt may carry. Both promptfoo's
@@ -54,6 +61,7 @@ var CheckTypes = []string{
 	"contains", "icontains", "not_contains", "equals", "starts_with", "regex",
 	"is_json", "json_schema", "min_chars", "max_chars", "max_words",
 	"reference_match", "max_latency_ms", "max_cost_usd", "refusal", "no_refusal",
+	"command", "llm_rubric",
 }
 
 // NormalizeCheckType returns the canonical spelling of a check type

@@ -59,6 +59,11 @@ type DefaultCheck struct {
 	Weight    float64  `toml:"weight"`
 	Dimension string   `toml:"dimension"`
 	Kinds     []string `toml:"kinds"`
+	// Command and Timeout are a command check's program (an argv list)
+	// and its time limit; Model is the model an llm_rubric check asks.
+	Command []string `toml:"command"`
+	Timeout string   `toml:"timeout"`
+	Model   string   `toml:"model"`
 }
 
 // AnyValue is a TOML value of any shape, taken whole. Decoding it through
@@ -79,7 +84,8 @@ func (j *Judge) DefaultChecks() ([]judge.DefaultCheck, error) {
 	out := make([]judge.DefaultCheck, 0, len(j.Checks))
 	for i, c := range j.Checks {
 		field := fmt.Sprintf("checks[%d]", i)
-		dc := judge.DefaultCheck{Check: ringside.Check{Type: c.Type, Pattern: c.Pattern, Weight: c.Weight, Dimension: c.Dimension}, Kinds: c.Kinds}
+		dc := judge.DefaultCheck{Check: ringside.Check{Type: c.Type, Pattern: c.Pattern, Weight: c.Weight, Dimension: c.Dimension,
+			Command: c.Command, Timeout: c.Timeout, Model: c.Model}, Kinds: c.Kinds}
 		if c.Value.V != nil {
 			v, err := json.Marshal(c.Value.V)
 			if err != nil {
@@ -164,6 +170,9 @@ func (c *Config) validateJudges(models map[string]bool) error {
 		for k, dc := range j.Checks {
 			if dc.Dimension != "" && !slices.Contains(c.Dimensions, dc.Dimension) {
 				return ringside.FieldError(fmt.Sprintf("%s.checks[%d].dimension", field, k), "%q is not one of the configured dimensions", dc.Dimension)
+			}
+			if dc.Model != "" && !models[dc.Model] {
+				return ringside.FieldError(fmt.Sprintf("%s.checks[%d].model", field, k), "%q is not a configured model", dc.Model)
 			}
 		}
 	}

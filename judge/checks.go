@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ringside-eval/ringside"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -39,6 +40,9 @@ type Check struct {
 	re         *regexp.Regexp     // regex
 	schema     *jsonschema.Schema // json_schema
 	normalized bool               // reference_match
+	argv       []string           // command
+	timeout    time.Duration      // command
+	model      string             // llm_rubric: the grader's name; the rubric is text
 }
 
 // Name identifies the check in reasons and errors: "checks[2] regex" or
@@ -57,7 +61,9 @@ const (
 	useNumber
 	usePattern
 	useSchema
-	useMode // reference_match: optional "exact" or "normalized"
+	useMode    // reference_match: optional "exact" or "normalized"
+	useCommand // command: "command" (argv) and an optional "timeout"
+	useRubric  // llm_rubric: the rubric in "value" and the grader in "model"
 )
 
 var checkUses = map[string]int{
@@ -69,6 +75,7 @@ var checkUses = map[string]int{
 	"reference_match": useMode,
 	"max_latency_ms":  useNumber, "max_cost_usd": useNumber,
 	"refusal": useNone, "no_refusal": useNone,
+	"command": useCommand, "llm_rubric": useRubric,
 }
 
 // Compile checks one check and prepares it to run. Errors are EINVALID and
@@ -95,12 +102,15 @@ func Compile(c ringside.Check) (Check, error) {
 	if use != useSchema && len(bytes.TrimSpace(c.Schema)) > 0 {
 		return Check{}, ringside.FieldError("schema", "%s does not use a schema", out.Type)
 	}
+	if err := out.compileExternal(use, c); err != nil {
+		return Check{}, err
+	}
 	switch use {
 	case useNone:
 		if len(value) > 0 {
 			return Check{}, ringside.FieldError("value", "%s takes no value", out.Type)
 		}
-	case useString:
+	case useString, useRubric:
 		s, err := stringValue(value)
 		if err != nil {
 			return Check{}, err
@@ -282,6 +292,11 @@ type Set struct {
 	PromptID  string
 	Reference string
 	Checks    []Check
+	// Prompt is the whole prompt, which a command check is given.
+	Prompt *ringside.Prompt
+
+	// graders are the llm_rubric checks' models, by name (NewRulesWith).
+	graders map[string]*Grader
 }
 
 // CompilePrompt compiles a prompt's own checks and adds the defaults that
@@ -289,7 +304,7 @@ type Set struct {
 // the prompt has a reference. A malformed check is an EINVALID error naming
 // the prompt, the check's index and type, and the field.
 func CompilePrompt(p *ringside.Prompt, defaults []Check) (*Set, error) {
-	s := &Set{PromptID: p.ID, Reference: p.Reference}
+	s := &Set{PromptID: p.ID, Reference: p.Reference, Prompt: p}
 	for i, c := range p.Checks {
 		cc, err := Compile(c)
 		if err == nil && cc.Type == "reference_match" && strings.TrimSpace(p.Reference) == "" {

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,21 +15,41 @@ import (
 
 // Run runs every check of the set on a generation of its prompt.
 func (s *Set) Run(g *ringside.Generation) []ringside.CheckResult {
+	return s.RunContext(context.Background(), g)
+}
+
+// RunContext is Run with a context for the checks that reach outside
+// (command, llm_rubric): when ctx ends, they fail.
+func (s *Set) RunContext(ctx context.Context, g *ringside.Generation) []ringside.CheckResult {
 	out := make([]ringside.CheckResult, len(s.Checks))
 	for i := range s.Checks {
 		c := &s.Checks[i]
-		pass, detail := false, ""
-		if g.Failed() {
+		pass, detail, cost := false, "", 0.0
+		switch {
+		case g.Failed():
 			// A failed generation fails every check, not_contains included:
 			// an empty answer does not "avoid" anything.
 			detail = "generation failed (" + g.ErrorKind + ")"
-		} else {
+		case c.Type == "command":
+			pass, detail = c.runCommand(ctx, s.prompt(), g)
+		case c.Type == "llm_rubric":
+			pass, detail, cost = c.runRubric(ctx, s.graders[c.model], s.prompt(), g)
+		default:
 			pass, detail = c.run(g, s.Reference)
 		}
 		out[i] = ringside.CheckResult{GenerationID: g.ID, Source: c.Source, Index: c.Index, Type: c.Type, Dimension: c.Dimension,
-			Weight: c.Weight, Pass: pass, Detail: detail}
+			Weight: c.Weight, Pass: pass, Detail: detail, CostUSD: cost}
 	}
 	return out
+}
+
+// prompt is the set's prompt, or one with its id only for a set built by
+// hand.
+func (s *Set) prompt() *ringside.Prompt {
+	if s.Prompt != nil {
+		return s.Prompt
+	}
+	return &ringside.Prompt{ID: s.PromptID, Reference: s.Reference}
 }
 
 // maxQuote bounds how much of a value a detail quotes.

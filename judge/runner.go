@@ -47,6 +47,8 @@ type Config struct {
 	// prompt's checks and Defaults on every generation.
 	LLM      *LLM
 	Defaults []Check
+	// Graders finds the models of llm_rubric checks (nil: none).
+	Graders Graders
 	// Concurrency is how many battles an LLM judge works on at once.
 	Concurrency int
 	// GiveUpAfter leaves alone the battles an LLM judge already failed on
@@ -104,7 +106,7 @@ func (r *Runner) Prepare(ctx context.Context) (*Plan, error) {
 		plan.prompts[promptKey{prompts[i].Set, prompts[i].ID}] = &prompts[i]
 	}
 	if r.cfg.LLM == nil {
-		if plan.rules, err = NewRules(prompts, r.cfg.Defaults); err != nil {
+		if plan.rules, err = NewRulesWith(prompts, r.cfg.Defaults, r.cfg.Graders); err != nil {
 			return nil, err
 		}
 	}

@@ -51,7 +51,7 @@ func (r *Runner) checkAll(ctx context.Context, rules *Rules, needed map[string][
 		var results []ringside.CheckResult
 		for i := range gens {
 			g := &gens[i]
-			rs, ok := rules.Check(g)
+			rs, ok := rules.CheckContext(ctx, g)
 			if !ok {
 				rep.Unknown++
 				continue

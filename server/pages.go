@@ -17,6 +17,7 @@ func (s *Server) registerPageRoutes(e *echo.Echo) {
 	e.GET("/judge", s.handleJudgePage(pages))
 	e.GET("/leaderboard", s.handlePage(pages, "leaderboard.html"))
 	e.GET("/admin", s.handlePage(pages, "admin.html"))
+	e.GET("/outputs", s.handlePage(pages, "outputs.html"))
 	assets := http.FileServer(http.FS(pages))
 	e.GET("/assets/*", echo.WrapHandler(noListings(pages, cacheAssets(assets))))
 }

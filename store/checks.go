@@ -27,14 +27,14 @@ func (db *DB) ReplaceCheckResults(ctx context.Context, judgeID string, generatio
 	}
 	now := formatTime(db.Now())
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO check_results
-		(generation_id, judge_id, source, idx, type, dimension, weight, pass, detail, checked_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`)
+		(generation_id, judge_id, source, idx, type, dimension, weight, pass, detail, checked_at, cost_usd)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`)
 	if err != nil {
 		return err
 	}
 	defer stmt.Close()
 	for _, r := range results {
-		_, err := stmt.ExecContext(ctx, r.GenerationID, judgeID, r.Source, r.Index, r.Type, r.Dimension, r.Weight, r.Pass, r.Detail, now)
+		_, err := stmt.ExecContext(ctx, r.GenerationID, judgeID, r.Source, r.Index, r.Type, r.Dimension, r.Weight, r.Pass, r.Detail, now, r.CostUSD)
 		switch {
 		case isForeignKeyViolation(err):
 			return ringside.Errorf(ringside.ENOTFOUND, "generation %s or judge %s not found", r.GenerationID, judgeID)
@@ -105,7 +105,7 @@ func (db *DB) CheckResults(ctx context.Context, f CheckFilter) ([]ringside.Check
 	if f.FailedOnly {
 		where = append(where, "c.pass = 0")
 	}
-	q := `SELECT c.generation_id, c.judge_id, c.source, c.idx, c.type, c.dimension, c.weight, c.pass, c.detail, c.checked_at
+	q := `SELECT c.generation_id, c.judge_id, c.source, c.idx, c.type, c.dimension, c.weight, c.pass, c.detail, c.checked_at, c.cost_usd
 		FROM check_results c JOIN generations g ON g.id = c.generation_id`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
@@ -121,7 +121,7 @@ func (db *DB) CheckResults(ctx context.Context, f CheckFilter) ([]ringside.Check
 		var r ringside.CheckResult
 		var checked string
 		if err := rows.Scan(&r.GenerationID, &r.JudgeID, &r.Source, &r.Index, &r.Type, &r.Dimension,
-			&r.Weight, &r.Pass, &r.Detail, &checked); err != nil {
+			&r.Weight, &r.Pass, &r.Detail, &checked, &r.CostUSD); err != nil {
 			return nil, err
 		}
 		r.CheckedAt = parseTime(checked)

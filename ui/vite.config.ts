@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import { defineConfig } from "vite";
 
 const here = import.meta.dirname;
-const pages = ["index", "judge", "leaderboard", "admin"];
+const pages = ["index", "judge", "leaderboard", "admin", "outputs"];
 
 export default defineConfig({
   root: resolve(here, "pages"),

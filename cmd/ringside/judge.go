@@ -30,7 +30,19 @@ and each dimension named by checks gets its own verdict. Check types:
   regex  "pattern": "RE2"        is_json        json_schema  "schema": {...}
   min_chars max_chars max_words max_latency_ms max_cost_usd  "value": number
   reference_match  "value": "exact" | "normalized"      refusal  no_refusal
+  command  "command": ["program", "arg", ...], "timeout": "10s"
+  llm_rubric  "value": "the rubric", "model": "a configured model"
 each with an optional "weight" (default 1) and "dimension".
+
+A command check runs your own program, with no shell, on each answer: the
+answer on its stdin, the prompt and generation as JSON on file descriptor 3
+(RINGSIDE_PROMPT_FD=3; RINGSIDE_PROMPT_ID and RINGSIDE_MODEL are set too).
+Exit 0 passes, anything else fails; the first line of its output is the
+reason. Past its timeout (default 10s) it is killed and the check fails. A
+program that cannot be found stops the judge before anything is stored.
+An llm_rubric check asks the model for {"pass": ..., "reason": ...} on one
+answer, read strictly (asked again once if unreadable, else failed); its
+cost is stored with the result.
 
 An llm judge asks its model to compare the two answers twice, once in each
 order, for a verdict on A>>B, A>B, A=B, B>A, B>>A with a short rationale.
@@ -88,7 +100,7 @@ func (m *Main) judgeCmd(ctx context.Context, args []string) error {
 	}
 	rc := judge.Config{JudgeID: j.ID, RunID: runID, Store: judgestore.New(db), Concurrency: *concurrency}
 	if jc.Kind == ringside.JudgeRules {
-		err = m.judgeRules(ctx, jc, j, rc)
+		err = m.judgeRules(ctx, cfg, jc, j, rc)
 	} else {
 		rc.GiveUpAfter = jc.FailureCap()
 		if *retryFailed {
@@ -130,7 +142,7 @@ func findJudge(cfg *config.Config, name string) (config.Judge, error) {
 
 // judgeRules checks every generation in scope, stores the results, and
 // votes on the battles the judge has not voted on yet.
-func (m *Main) judgeRules(ctx context.Context, jc config.Judge, j *ringside.Judge, rc judge.Config) error {
+func (m *Main) judgeRules(ctx context.Context, cfg *config.Config, jc config.Judge, j *ringside.Judge, rc judge.Config) error {
 	dcs, err := jc.DefaultChecks()
 	if err != nil {
 		return err
@@ -138,6 +150,7 @@ func (m *Main) judgeRules(ctx context.Context, jc config.Judge, j *ringside.Judg
 	if rc.Defaults, err = judge.CompileDefaults(dcs); err != nil {
 		return err
 	}
+	rc.Graders = m.graders(cfg)
 	r, err := judge.New(rc)
 	if err != nil {
 		return err
@@ -230,6 +243,22 @@ func (m *Main) llmJudge(cfg *config.Config, jc config.Judge) (*judge.LLM, error)
 		}
 	}
 	return llm, nil
+}
+
+// graders finds the configured models llm_rubric checks name, with their
+// clients (a missing API key is an error naming the check).
+func (m *Main) graders(cfg *config.Config) judge.Graders {
+	return func(name string) (*judge.Grader, error) {
+		model, ok := cfg.Model(name)
+		if !ok {
+			return nil, ringside.Errorf(ringside.EINVALID, "%q is not a configured model", name)
+		}
+		streamer, err := provider.New(model, provider.Options{Getenv: m.Getenv})
+		if err != nil {
+			return nil, err
+		}
+		return &judge.Grader{Model: model, Streamer: streamer}, nil
+	}
 }
 
 func winnerCounts(votes []*ringside.Vote) string {

@@ -55,6 +55,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"serve":   {"start the web server (the demo when no config is given)", (*Main).serve},
+		"init":    {"write a commented ringside.toml and a prompt set to start from", (*Main).initCmd},
 		"import":  {"import a prompt set or battles from a JSONL file", (*Main).importCmd},
 		"version": {"print the version", (*Main).version},
 		"run":     {"generate battles headless for the configured models and prompts", (*Main).runCmd},

@@ -30,6 +30,8 @@ type FakeServer struct {
 	// BadTemps counts requests without temperature 0, DimAsks those that
 	// asked for dimension verdicts.
 	BadTemps, DimAsks atomic.Int32
+	// RubricAsks counts requests that graded one answer (llm_rubric).
+	RubricAsks atomic.Int32
 }
 
 // NewFakeServer starts the server for the test.
@@ -62,6 +64,11 @@ func (s *FakeServer) handle(w http.ResponseWriter, r *http.Request) {
 		s.BadTemps.Add(1)
 	}
 	text := req.Messages[len(req.Messages)-1].Content
+	if answer := section(text, "[Answer]", "[End of answer]"); answer != "" {
+		s.RubricAsks.Add(1)
+		writeAnswer(w, rubricVerdict(answer))
+		return
+	}
 	a := section(text, "[Answer A]", "[End of answer A]")
 	b := section(text, "[Answer B]", "[End of answer B]")
 	s.mu.Lock()
@@ -87,6 +94,24 @@ func (s *FakeServer) handle(w http.ResponseWriter, r *http.Request) {
 		s.DimAsks.Add(1)
 		answer += lines
 	}
+	writeAnswer(w, answer)
+}
+
+// rubricVerdict grades one answer (an llm_rubric check): PASSME passes,
+// MUMBLE gets prose instead of the JSON verdict, anything else fails.
+func rubricVerdict(answer string) string {
+	switch {
+	case strings.Contains(answer, "PASSME"):
+		return `{"pass": true, "reason": "meets the rubric"}`
+	case strings.Contains(answer, "MUMBLE"):
+		return "The answer is mostly fine, I think it passes."
+	}
+	return "```json\n{\"pass\": false, \"reason\": \"ignores the rubric\"}\n```"
+}
+
+// writeAnswer streams answer in two chunks, then a usage of 1000 tokens in
+// and 20 out.
+func writeAnswer(w http.ResponseWriter, answer string) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	for _, part := range []string{answer[:10], answer[10:]} {
 		chunk, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": map[string]string{"content": part}}}})
