@@ -16,11 +16,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	fs := m.newFlagSet("serve", "[--config F] [--addr A] [--db F]", `
 Starts the web server: the judge page, the leaderboard, the admin page and the
 JSON API. With no config file it starts the built-in demo: simulated models and
-the bundled example prompts, in a ringside.db file in the working directory.
+the bundled example prompts, in a demo.db file in the working directory (a
+config of your own keeps its data apart, in database.path).
 Stops gracefully on SIGINT or SIGTERM.`)
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
 	addr := fs.String("addr", "", "address to listen on (default: server.addr, 127.0.0.1:8080)")
-	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db)")
+	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db; the demo: demo.db)")
 	if err := m.parseFlags(fs, args); err != nil {
 		return err
 	}
