@@ -12,7 +12,6 @@ import (
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/arena"
 	"github.com/ringside-eval/ringside/config"
-	"github.com/ringside-eval/ringside/provider"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -158,14 +157,14 @@ func (m *Main) prepareRun(ctx context.Context, cfg *config.Config, db *store.DB)
 	if err := run.Validate(); err != nil {
 		return nil, err
 	}
+	streamers, err := m.buildModels(cfg, names)
+	if err != nil {
+		return nil, err
+	}
 	var contestants []arena.Contestant
 	for _, name := range names {
 		mod, _ := cfg.Model(name) // config validation checked the names
-		s, err := provider.New(mod, provider.Options{Getenv: m.Getenv})
-		if err != nil {
-			return nil, err
-		}
-		contestants = append(contestants, arena.Contestant{Model: mod, Streamer: s})
+		contestants = append(contestants, arena.Contestant{Model: mod, Streamer: streamers[name]})
 	}
 	prompts, err := db.Prompts(ctx, sets...)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/config"
-	"github.com/ringside-eval/ringside/provider"
 	"github.com/ringside-eval/ringside/server"
 )
 
@@ -81,23 +80,15 @@ Stops gracefully on SIGINT or SIGTERM.`)
 	return db.Close()
 }
 
-// liveStreamers builds the configured models' clients for live judging; a
-// model that cannot be built (a missing API key) stops the start with its
-// name. Stored judging needs none.
+// liveStreamers builds the configured models' clients for live judging;
+// models that cannot be built (missing API keys, all named at once) stop
+// the start. Stored judging needs none.
 func (m *Main) liveStreamers(cfg *config.Config) (map[string]ringside.Streamer, error) {
 	if cfg.Judging.Source != config.SourceLive {
 		return nil, nil
 	}
-	out := make(map[string]ringside.Streamer, len(cfg.Models))
-	for i, model := range cfg.Models {
-		// Keys come through the injected environment, as for run and judge.
-		s, err := provider.New(model, provider.Options{Getenv: m.Getenv})
-		if err != nil {
-			return nil, cfg.Locate(err, fmt.Sprintf("models[%d]", i))
-		}
-		out[model.Name] = s
-	}
-	return out, nil
+	// Keys come through the injected environment, as for run and judge.
+	return m.buildModels(cfg, nil)
 }
 
 // publicURL is the configured public address, or one made from the listener.
