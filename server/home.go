@@ -31,7 +31,6 @@ func (s *Server) handleHome(pages fs.FS) echo.HandlerFunc {
 	}
 }
 
-
 // handleFavicon serves the icon, revalidated like the pages.
 func (s *Server) handleFavicon(pages fs.FS) echo.HandlerFunc {
 	return func(c echo.Context) error {
