@@ -41,3 +41,12 @@ func TestRankSaysWhatToDoNext(t *testing.T) {
 		t.Fatalf("the models with generations are not listed:\n%s", out)
 	}
 }
+
+func TestVersionFlags(t *testing.T) {
+	for _, arg := range []string{"--version", "-v", "version"} {
+		tm := newTestMain()
+		if code := tm.run(t, arg); code != exitOK || !strings.HasPrefix(tm.stdout.String(), "ringside ") {
+			t.Errorf("ringside %s: exit %d, %q %q", arg, code, tm.stdout, tm.stderr)
+		}
+	}
+}
