@@ -233,7 +233,7 @@ func (h *runHandle) execute(ctx context.Context, m *Main) error {
 	if plan.Empty() {
 		fmt.Fprintf(m.Stdout, "run %q is complete: %d generations and %d battles stored; nothing new to do.\n",
 			h.run.Name, plan.DoneGenerations, plan.DoneBattles)
-		return h.summary(ctx, m)
+		return h.summary(ctx, m, plan.TotalGenerations)
 	}
 
 	prog := newProgress(m.Stderr, isTerminal(m.Stderr), h.run.Name, plan)
@@ -250,7 +250,7 @@ func (h *runHandle) execute(ctx context.Context, m *Main) error {
 		}
 		return runErr
 	}
-	if err := h.summary(ctx, m); err != nil {
+	if err := h.summary(ctx, m, plan.TotalGenerations); err != nil {
 		return err
 	}
 	if rep.Conflicts > 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringside-eval/ringside/judge"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -48,5 +49,45 @@ func TestVersionFlags(t *testing.T) {
 		if code := tm.run(t, arg); code != exitOK || !strings.HasPrefix(tm.stdout.String(), "ringside ") {
 			t.Errorf("ringside %s: exit %d, %q %q", arg, code, tm.stdout, tm.stderr)
 		}
+	}
+}
+
+// The --stats tables say what their marks mean and head each column once.
+func TestJudgeStatsTablesExplainThemselves(t *testing.T) {
+	st := &judgeStats{
+		Pass:      map[string][]judge.PassStats{"rules": {{Model: "m1", Prompts: 3, K: 3, UnevenK: true}, {Model: "m2", Prompts: 3, K: 3}}},
+		Agreement: []judge.Agreement{{JudgeA: "human", JudgeB: "rules:rules", Battles: 10, Rate: 0.7, Decisive: 6, DecisiveRate: 0.8}},
+	}
+	var b strings.Builder
+	st.write(&b)
+	out := b.String()
+	if !strings.Contains(out, "3*") || !strings.Contains(out, "* some prompts have fewer than k samples") {
+		t.Errorf("the * mark is not explained:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "judge ") && strings.Count(line, "agreement") > 1 && !strings.Contains(line, "decisive agreement") {
+			t.Errorf("two columns headed agreement: %q", line)
+		}
+	}
+	if !strings.Contains(out, "decisive agreement") {
+		t.Errorf("no decisive agreement column:\n%s", out)
+	}
+}
+
+// A plain run after `run --samples 2` covers one sample while the table
+// under it covers the two stored: the output says so instead of showing
+// two totals that disagree.
+func TestRunAfterMoreSamplesExplainsTheTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	if code := newTestMain().run(t, "run", "--db", path, "--sim-speed", fast, "--samples", "2"); code != exitOK {
+		t.Fatal("run --samples 2 failed")
+	}
+	tm := newTestMain()
+	if code := tm.run(t, "run", "--db", path, "--sim-speed", fast); code != exitOK {
+		t.Fatalf("run exited %d: %s", code, tm.stderr)
+	}
+	out := tm.stdout.String()
+	if !strings.Contains(out, "244 generations") || !strings.Contains(out, "holds 488 generations in all") {
+		t.Fatalf("plain run after --samples 2:\n%s", out)
 	}
 }
