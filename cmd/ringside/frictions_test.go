@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,5 +90,37 @@ func TestRunAfterMoreSamplesExplainsTheTable(t *testing.T) {
 	out := tm.stdout.String()
 	if !strings.Contains(out, "244 generations") || !strings.Contains(out, "holds 488 generations in all") {
 		t.Fatalf("plain run after --samples 2:\n%s", out)
+	}
+}
+
+// A second file holding judgments an earlier file imported counts them as
+// already stored; its new judgments (another verdict, another time, other
+// conversations) are added.
+func TestImportSameJudgmentsFromASecondFile(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "dup.db")
+	conv := func(s string) string {
+		return `"conversation_a":[{"role":"user","content":"Hi"},{"role":"assistant","content":"` + s + ` a"}],"conversation_b":[{"role":"user","content":"Hi"},{"role":"assistant","content":"` + s + ` b"}]`
+	}
+	first := `{"model_a":"m1","model_b":"m2","winner":"model_a","judge":"ana","question_id":"q1","tstamp":1700000000.5}
+{"model_a":"m1","model_b":"m2","winner":"model_b","judge":"bo","question_id":"q2"}
+{"model_a":"m2","model_b":"m3","winner":"tie","judge":"ana","question_id":"q3",` + conv("one") + `}
+`
+	second := first + `{"model_a":"m1","model_b":"m2","winner":"model_b","judge":"ana","question_id":"q1","tstamp":1700000000.5}
+{"model_a":"m1","model_b":"m2","winner":"model_a","judge":"ana","question_id":"q1","tstamp":1700000999}
+{"model_a":"m2","model_b":"m3","winner":"tie","judge":"ana","question_id":"q3",` + conv("two") + `}
+`
+	for name, body := range map[string]string{"a.jsonl": first, "b.jsonl": second} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustRun(t, "import", "battles", filepath.Join(dir, "a.jsonl"), "--db", db)
+	tm := mustRun(t, "import", "battles", filepath.Join(dir, "b.jsonl"), "--db", db)
+	if n := countVotes(t, db); n != 6 {
+		t.Fatalf("%d votes after importing the same judgments twice, want 3 + 3 new\n%s", n, tm.stdout)
+	}
+	if !strings.Contains(tm.stdout.String(), "3 already stored") {
+		t.Errorf("the second import does not count the 3 it already had:\n%s", tm.stdout)
 	}
 }
