@@ -13,16 +13,20 @@ import (
 // line is recognised as one already stored: an imported battle stored
 // before this import with the same question and models on the same sides,
 // a vote by the same judge with the same verdict and per-dimension
-// verdicts, the same conversations when the line carries them, and the
-// same time when it carries a timestamp. It is counted as existing and
-// written nowhere. Battles of the file being imported are not compared
-// with each other: a file is the unit of import, and its own lines stand.
+// verdicts, the same other fields (conversations, turn, measured values:
+// everything the battle keeps beside its columns) and the same time when
+// the line carries a timestamp. It is counted as existing and written
+// nowhere. A line without a question id is never taken for another: with
+// nothing to tell judgments apart, the same judge may well have given the
+// same verdict on the same pair twice. Battles of the file being imported
+// are not compared with each other: a file is the unit of import, and its
+// own lines stand. The test is strict on purpose: a judgment taken for a
+// stored one is lost without a word, one imported twice is only counted
+// twice.
 const qStoredJudgment = `SELECT EXISTS (SELECT 1 FROM battles b JOIN votes v ON v.battle_id = b.id
 	WHERE b.source = 'import' AND b.prompt_id = $1 AND b.model_a = $2 AND b.model_b = $3 AND b.rowid <= $4
 	AND v.judge_id = $5 AND v.winner = $6 AND v.dimensions = $7
-	AND ($8 = '' OR b.created_at = $8)
-	AND json_extract(b.extra, '$.conversation_a') IS json_extract($9, '$.conversation_a')
-	AND json_extract(b.extra, '$.conversation_b') IS json_extract($9, '$.conversation_b'))`
+	AND ($8 = '' OR b.created_at = $8) AND b.extra IS $9)`
 
 // importedBefore is the last battle row stored before the import began;
 // 0 when no imported battle exists, which spares a first import the check.
@@ -36,7 +40,7 @@ func importedBefore(ctx context.Context, tx *sql.Tx) (int64, error) {
 // storedBefore reports whether the line's judgment was stored by an
 // earlier import. timed says the line carried its own timestamp.
 func (im *BattleImport) storedBefore(ctx context.Context, l *ImportLine, timed bool) (bool, error) {
-	if im.before == 0 {
+	if im.before == 0 || l.Battle.PromptID == "" {
 		return false, nil
 	}
 	b, v := &l.Battle, &l.Vote
@@ -49,7 +53,7 @@ func (im *BattleImport) storedBefore(ctx context.Context, l *ImportLine, timed b
 	if timed {
 		at = formatTime(b.CreatedAt)
 	}
-	extra := "{}"
+	var extra any // stored as NULL when the line has no other fields
 	if len(b.Extra) > 0 {
 		extra = string(b.Extra)
 	}

@@ -95,7 +95,7 @@ func TestRunAfterMoreSamplesExplainsTheTable(t *testing.T) {
 
 // A second file holding judgments an earlier file imported counts them as
 // already stored; its new judgments (another verdict, another time, other
-// conversations) are added.
+// conversations) are added, and so is a line with no question id.
 func TestImportSameJudgmentsFromASecondFile(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "dup.db")
@@ -105,6 +105,7 @@ func TestImportSameJudgmentsFromASecondFile(t *testing.T) {
 	first := `{"model_a":"m1","model_b":"m2","winner":"model_a","judge":"ana","question_id":"q1","tstamp":1700000000.5}
 {"model_a":"m1","model_b":"m2","winner":"model_b","judge":"bo","question_id":"q2"}
 {"model_a":"m2","model_b":"m3","winner":"tie","judge":"ana","question_id":"q3",` + conv("one") + `}
+{"model_a":"m1","model_b":"m3","winner":"tie","judge":"cy"}
 `
 	second := first + `{"model_a":"m1","model_b":"m2","winner":"model_b","judge":"ana","question_id":"q1","tstamp":1700000000.5}
 {"model_a":"m1","model_b":"m2","winner":"model_a","judge":"ana","question_id":"q1","tstamp":1700000999}
@@ -117,8 +118,10 @@ func TestImportSameJudgmentsFromASecondFile(t *testing.T) {
 	}
 	mustRun(t, "import", "battles", filepath.Join(dir, "a.jsonl"), "--db", db)
 	tm := mustRun(t, "import", "battles", filepath.Join(dir, "b.jsonl"), "--db", db)
-	if n := countVotes(t, db); n != 6 {
-		t.Fatalf("%d votes after importing the same judgments twice, want 3 + 3 new\n%s", n, tm.stdout)
+	// Without a question id nothing tells two judgments apart: that line
+	// is added again.
+	if n := countVotes(t, db); n != 8 {
+		t.Fatalf("%d votes after importing the same judgments twice, want 4 + 3 new + 1 without a question\n%s", n, tm.stdout)
 	}
 	if !strings.Contains(tm.stdout.String(), "3 already stored") {
 		t.Errorf("the second import does not count the 3 it already had:\n%s", tm.stdout)
