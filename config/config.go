@@ -77,6 +77,10 @@ type Rank struct {
 	// Control ranks with style or cost control: "style" or a comma list of
 	// length, headers, lists, bold, cost, latency ("" or "none": plain).
 	Control string `toml:"control"`
+	// CompareMinSliceBattles: `compare` reports a slice with fewer battles
+	// but never fails the gate on it (a handful of battles crosses by
+	// chance).
+	CompareMinSliceBattles int `toml:"compare_min_slice_battles"`
 }
 
 // Defaults returns a config with every default filled in and no models or
@@ -86,7 +90,7 @@ func Defaults() *Config {
 		Server:     Server{Addr: "127.0.0.1:8080", AdminTokenEnv: "RINGSIDE_ADMIN_TOKEN", ShutdownTimeout: 10 * time.Second},
 		Database:   Database{Path: "ringside.db"},
 		Run:        Run{Name: "default", Samples: 1, Concurrency: 8, Pairs: "all", PairsPerPrompt: 1},
-		Rank:       Rank{Bootstrap: 1000},
+		Rank:       Rank{Bootstrap: 1000, CompareMinSliceBattles: 20},
 		Judging:    DefaultJudging(),
 		Dimensions: append([]string(nil), ringside.DefaultDimensions...),
 	}

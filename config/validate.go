@@ -53,6 +53,9 @@ func (c *Config) Validate() error {
 	if err := c.validateJudges(names); err != nil {
 		return err
 	}
+	if c.Rank.CompareMinSliceBattles < 0 {
+		return ringside.FieldError("rank.compare_min_slice_battles", "must not be negative")
+	}
 	if c.Rank.Bootstrap < 0 {
 		return ringside.FieldError("rank.bootstrap", "must not be negative")
 	}

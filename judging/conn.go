@@ -77,7 +77,9 @@ type Reveal struct {
 
 // Voted acknowledges a committed vote. Duplicate is set when the vote was
 // already recorded, and this is its result. Reveal is set under the
-// after_vote policy only.
+// after_vote policy only. Changeable says the judge may still correct the
+// vote (until they take the next battle; never once the models were
+// shown); Corrected, that this acknowledges a correction.
 type Voted struct {
 	BattleID   string
 	Winner     ringside.Winner
@@ -85,6 +87,8 @@ type Voted struct {
 	Duplicate  bool
 	Reveal     *Reveal
 	Progress   Progress
+	Changeable bool
+	Corrected  bool
 }
 
 // Reasons a session is done.
@@ -115,6 +119,8 @@ type VoteRequest struct {
 	Winner     string
 	Dimensions map[string]string
 	Reason     string
+	// Correction asks to replace the judge's last vote (see correct).
+	Correction bool
 }
 
 // sides maps a side index to its name.

@@ -23,14 +23,17 @@ type session struct {
 	anonymous   bool
 	dealLimiter *rate.Limiter // anonymous judges only
 
-	mu      sync.Mutex
-	loaded  bool
-	conn    Conn
-	cur     *deal
-	pump    *pumpHandle
-	votes   int
-	expire  *time.Timer
-	dropped bool
+	mu     sync.Mutex
+	loaded bool
+	conn   Conn
+	cur    *deal
+	pump   *pumpHandle
+	votes  int
+	// changeable is the battle whose vote the judge may still correct:
+	// their last vote, until they take another battle or end the session.
+	changeable string
+	expire     *time.Timer
+	dropped    bool
 }
 
 // load reads the judge's progress and open battle the first time the
@@ -217,6 +220,7 @@ func (s *session) next(ctx context.Context, c Conn) {
 }
 
 func (s *session) dealNext(ctx context.Context) {
+	s.changeable = ""
 	if s.cur != nil {
 		s.show(s.cur, true)
 		return
@@ -244,6 +248,7 @@ func (s *session) dealNext(ctx context.Context) {
 // sendDone ends a session; with reveal after_session it names the models
 // of the battles the judge voted on.
 func (s *session) sendDone(ctx context.Context, reason string) {
+	s.changeable = ""
 	msg := Done{Reason: reason, Progress: s.progress()}
 	if s.e.cfg.Reveal == config.RevealAfterSession {
 		voted, err := s.e.db.JudgeVotedBattles(ctx, s.judge.ID, 500)
@@ -323,6 +328,10 @@ func (s *session) vote(ctx context.Context, c Conn, in *VoteRequest) {
 	if s.conn != c {
 		return
 	}
+	if in.Correction {
+		s.correct(ctx, in)
+		return
+	}
 	v, err := s.parseVote(in)
 	if err != nil {
 		s.sendError(err, in.BattleID)
@@ -351,6 +360,10 @@ func (s *session) vote(ctx context.Context, c Conn, in *VoteRequest) {
 	}
 	msg := Voted{BattleID: first.BattleID, Winner: first.Winner,
 		Dimensions: first.Dimensions, Duplicate: duplicate, Progress: s.progress()}
+	if s.correctable() && (isCur || s.changeable == first.BattleID) {
+		s.changeable = first.BattleID
+		msg.Changeable = true
+	}
 	if s.e.cfg.Reveal == config.RevealAfterVote {
 		if battle == nil {
 			if battle, err = s.e.db.Battle(ctx, first.BattleID); err != nil {

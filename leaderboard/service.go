@@ -15,14 +15,17 @@ import (
 // Compute ranks bs with opts and adds the measured performance (perf may
 // be nil) to the whole board and to each slice: a slice's models are shown
 // with their overall measurements, the generations being the same whichever
-// way the votes are cut.
+// way the votes are cut. A model with generations but no rated battle is
+// listed as flagged (rank.FlagNoBattles) with its error rate.
 func Compute(bs *rank.Battles, perf *rank.PerfCollector, opts rank.Options) (*rank.Leaderboard, error) {
 	lb, err := rank.Rank(bs, opts)
 	if err != nil {
 		return nil, err
 	}
 	if perf != nil {
-		lb.SetPerf(perf.Result(lb.BattleCounts()))
+		all := perf.Result(lb.BattleCounts())
+		lb.SetPerf(all)
+		lb.AddUnrated(all)
 		for _, sl := range lb.Slices {
 			sl.SetPerf(perf.Result(sl.BattleCounts()))
 		}

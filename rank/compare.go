@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -21,6 +22,10 @@ const (
 type CompareOptions struct {
 	Options
 	Margin float64
+	// MinSliceBattles: a slice with fewer battles is reported, marked
+	// BelowMinimum, but never makes the candidate Worse (0: every slice
+	// counts). A few battles cross the margin by chance.
+	MinSliceBattles int
 }
 
 // Comparison is the regression check of a candidate against a baseline:
@@ -50,6 +55,14 @@ type Difference struct {
 	Verdict         string     `json:"verdict"`
 	Note            string     `json:"note,omitempty"`
 	HeadToHead      HeadToHead `json:"head_to_head"`
+	// BelowMinimum: the slice has fewer battles than MinSliceBattles; its
+	// verdict is reported but not gated on.
+	BelowMinimum bool `json:"below_minimum,omitempty"`
+}
+
+// Gated reports whether the difference is worse and counts for the gate.
+func (d *Difference) Gated() bool {
+	return d.Verdict == VerdictWorse && !d.BelowMinimum
 }
 
 // HeadToHead is the direct record between the two models.
@@ -64,11 +77,11 @@ type HeadToHead struct {
 // what `ringside compare` turns into exit status 1. With many slices some
 // will cross by chance; choose the slicing accordingly.
 func (c *Comparison) Worse() bool {
-	if c.Overall.Verdict == VerdictWorse {
+	if c.Overall.Gated() {
 		return true
 	}
 	for _, d := range c.Slices {
-		if d.Verdict == VerdictWorse {
+		if d.Gated() {
 			return true
 		}
 	}
@@ -113,6 +126,10 @@ func Compare(bs *Battles, baseline, candidate string, opts CompareOptions) (*Com
 		}
 		d := sa.difference(baseline, candidate, opts.Margin)
 		d.Slice = key
+		if d.Battles < opts.MinSliceBattles {
+			d.BelowMinimum = true
+			d.Note = joinNote(d.Note, fmt.Sprintf("%d battles, below the minimum of %d: reported, not gated", d.Battles, opts.MinSliceBattles))
+		}
 		c.Slices = append(c.Slices, d)
 	}
 	return c, nil
@@ -230,4 +247,11 @@ func (a *analysis) headToHead(vb, vc int32) HeadToHead {
 		h.Battles = h.CandidateWins + h.BaselineWins + h.Ties
 	}
 	return h
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }

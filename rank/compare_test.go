@@ -133,3 +133,40 @@ func TestCompareUnboundedRounds(t *testing.T) {
 		t.Errorf("interval [%v, %v]", c.Overall.CILow, c.Overall.CIHigh)
 	}
 }
+
+// A slice of three battles in which the candidate lost both of its own is
+// "worse" (unbounded below), but below MinSliceBattles it is reported, not
+// gated on.
+func TestCompareSmallSliceIsNotGated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	bs := NewBattles()
+	synthetic(rng, []string{"base", "cand", "o1"}, []float64{1000, 1000, 950}, 3000, func(b Battle) {
+		b.Category = "big"
+		_ = bs.Add(b)
+	})
+	for _, b := range []Battle{{ModelA: "base", ModelB: "cand", Winner: ringside.WinnerA},
+		{ModelA: "o1", ModelB: "cand", Winner: ringside.WinnerA}, {ModelA: "base", ModelB: "o1", Winner: ringside.WinnerTie}} {
+		b.Category = "tiny"
+		if err := bs.Add(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := CompareOptions{Options: Options{Rounds: 100, Seed: 1, By: ByCategory}}
+	c, err := Compare(bs, "base", "cand", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiny := c.Slices[len(c.Slices)-1]
+	if tiny.Slice != "tiny" || tiny.Verdict != VerdictWorse || !c.Worse() {
+		t.Fatalf("without a minimum: slice %+v, worse %v; want the tiny slice worse", tiny, c.Worse())
+	}
+	opts.MinSliceBattles = 20
+	c, _ = Compare(bs, "base", "cand", opts)
+	tiny = c.Slices[len(c.Slices)-1]
+	if c.Worse() || !tiny.BelowMinimum || tiny.Verdict != VerdictWorse || tiny.Note == "" {
+		t.Fatalf("minimum 20: slice %+v, worse %v; want it reported, not gated", tiny, c.Worse())
+	}
+	if big := c.Slices[0]; big.BelowMinimum {
+		t.Fatalf("the big slice is marked below the minimum: %+v", big)
+	}
+}

@@ -8,6 +8,7 @@ const (
 	FlagBelow        = "below"        // it never beat or tied the rated group, directly or through others
 	FlagDisconnected = "disconnected" // no chain of battles links it to the rated group
 	FlagUnresolved   = "unresolved"   // no two models are linked by wins both ways, so nobody is rated
+	FlagNoBattles    = "no_battles"   // it has generations but no rated battle (AddUnrated)
 )
 
 var flagDetails = map[string]string{
@@ -17,6 +18,7 @@ var flagDetails = map[string]string{
 	FlagBelow:        "it never beat or tied the rated models, directly or through others: its rating is unbounded below",
 	FlagDisconnected: "no chain of battles links it to the rated models: its rating is undetermined",
 	FlagUnresolved:   "no two models are linked by wins both ways, so no rating is finite",
+	FlagNoBattles:    "it has generations but no rated battle: every generation failed, or none of its battles has a vote yet",
 }
 
 // graph is the directed "won or tied against" graph: an edge v→w when v

@@ -209,6 +209,7 @@ func (a *analysis) leaderboard(opts *Options) *Leaderboard {
 // flagOrder lists flagged models roughly from the top of the table down.
 var flagOrder = map[string]int{
 	FlagUndefeated: 0, FlagAbove: 1, FlagDisconnected: 2, FlagUnresolved: 3, FlagBelow: 4, FlagWinless: 5,
+	FlagNoBattles: 6,
 }
 
 // above counts the models whose interval lies wholly above model f's:

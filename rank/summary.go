@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/ringside-eval/ringside"
@@ -172,6 +173,29 @@ func (lb *Leaderboard) SetPerf(perf map[string]*Perf) {
 	}
 	for i := range lb.Flagged {
 		lb.Flagged[i].Perf = perf[lb.Flagged[i].Model]
+	}
+}
+
+// AddUnrated lists the models that have measurements but are nowhere on
+// the board (no rated battle) as flagged FlagNoBattles, with their
+// measurements: a model whose every generation failed would otherwise
+// vanish, and its error rate with it.
+func (lb *Leaderboard) AddUnrated(perf map[string]*Perf) {
+	on := lb.BattleCounts()
+	var missing []string
+	for model := range perf {
+		if _, ok := on[model]; !ok {
+			missing = append(missing, model)
+		}
+	}
+	slices.Sort(missing)
+	for _, model := range missing {
+		p := perf[model]
+		detail := fmt.Sprintf("%d responses but no rated battle: none of its battles has a vote yet", p.Responses)
+		if p.ErrorRate != nil && *p.ErrorRate == 1 {
+			detail = fmt.Sprintf("every one of its %d generations failed, so it has no battle to rate", p.Responses)
+		}
+		lb.Flagged = append(lb.Flagged, FlaggedModel{Model: model, Reason: FlagNoBattles, Detail: detail, Perf: p})
 	}
 }
 

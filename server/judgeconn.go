@@ -40,7 +40,7 @@ func (c *conn) Open(battleID string) bool {
 
 func (c *conn) Voted(v judging.Voted) {
 	m := votedMsg{Type: frameVoted, BattleID: v.BattleID, Winner: v.Winner, Dimensions: v.Dimensions,
-		Duplicate: v.Duplicate, Progress: toProgress(v.Progress)}
+		Duplicate: v.Duplicate, Progress: toProgress(v.Progress), Changeable: v.Changeable, Corrected: v.Corrected}
 	if v.Reveal != nil {
 		m.Reveal = &reveal{A: v.Reveal.A, B: v.Reveal.B}
 	}

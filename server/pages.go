@@ -13,7 +13,12 @@ import (
 
 func (s *Server) registerPageRoutes(e *echo.Echo) {
 	pages := ui.FS()
-	e.GET("/", s.handlePage(pages, "index.html"))
+	e.GET("/", s.handleHome(pages))
+	// Pages name /favicon.svg; /favicon.ico answers the clients that ask
+	// for the old name anyway, rather than a 404 in every log.
+	favicon := s.handleFavicon(pages)
+	e.GET("/favicon.svg", favicon)
+	e.GET("/favicon.ico", favicon)
 	e.GET("/judge", s.handleJudgePage(pages))
 	e.GET("/leaderboard", s.handlePage(pages, "leaderboard.html"))
 	e.GET("/admin", s.handlePage(pages, "admin.html"))

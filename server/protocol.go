@@ -112,6 +112,8 @@ type votedMsg struct {
 	Duplicate  bool                       `json:"duplicate,omitempty"`
 	Reveal     *reveal                    `json:"reveal,omitempty"`
 	Progress   progress                   `json:"progress"`
+	Changeable bool                       `json:"changeable,omitempty"`
+	Corrected  bool                       `json:"corrected,omitempty"`
 }
 
 type revealedMsg struct {
@@ -142,6 +144,7 @@ type inMsg struct {
 	Winner     string            `json:"winner"`
 	Dimensions map[string]string `json:"dimensions"`
 	Reason     string            `json:"reason"`
+	Correction bool              `json:"correction"`
 }
 
 // encode marshals a server frame. The frames are plain structs of strings,

@@ -267,7 +267,7 @@ func (j *judgeSockets) dispatch(ctx context.Context, a *judging.Attachment, c *c
 	case frameNext:
 		a.Next(ctx)
 	case frameVote:
-		a.Vote(ctx, &judging.VoteRequest{BattleID: in.BattleID, Winner: in.Winner, Dimensions: in.Dimensions, Reason: in.Reason})
+		a.Vote(ctx, &judging.VoteRequest{BattleID: in.BattleID, Winner: in.Winner, Dimensions: in.Dimensions, Reason: in.Reason, Correction: in.Correction})
 	case frameSkip:
 		a.Skip(ctx, in.BattleID)
 	case frameFinish:

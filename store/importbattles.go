@@ -35,8 +35,9 @@ type BattleImportResult struct {
 	Lines   int `json:"lines"`
 	Battles int `json:"battles"`
 	Votes   int `json:"votes"`
-	// Existing counts lines whose battle and vote were already stored
-	// (records with a battle_id, imported before).
+	// Existing counts lines whose battle and vote were already stored:
+	// records with a battle_id imported before, and records without one
+	// holding a judgment an earlier import stored (importdup.go).
 	Existing int `json:"existing"`
 	Judges   int `json:"judges"`
 }
@@ -57,6 +58,8 @@ type BattleImport struct {
 	res    BattleImportResult
 	// measured counts the lines with measured values.
 	measured int
+	// before: the judgments stored before the import began (importdup.go).
+	before int64
 }
 
 // importCacheKiB is the page cache while importing (negative: KiB, as
@@ -104,7 +107,13 @@ func (db *DB) BeginBattleImport(ctx context.Context, file, sha string) (*BattleI
 		db.resetImportPragmas()
 		return nil, err
 	}
-	return &BattleImport{db: db, tx: tx, file: file, sha: sha, now: db.Now(),
+	before, err := importedBefore(ctx, tx)
+	if err != nil {
+		tx.Rollback()
+		db.resetImportPragmas()
+		return nil, err
+	}
+	return &BattleImport{db: db, tx: tx, file: file, sha: sha, now: db.Now(), before: before,
 		judges: map[[2]string]string{}, stmts: map[string]*sql.Stmt{}}, nil
 }
 
@@ -114,6 +123,7 @@ func (db *DB) BeginBattleImport(ctx context.Context, file, sha string) (*BattleI
 func (im *BattleImport) Add(ctx context.Context, l *ImportLine) error {
 	b := &l.Battle
 	b.Source = ringside.SourceImport
+	fresh, timed := b.ID == "", !b.CreatedAt.IsZero()
 	if b.ID == "" {
 		b.ID = newID()
 	}
@@ -140,6 +150,14 @@ func (im *BattleImport) Add(ctx context.Context, l *ImportLine) error {
 		return im.lineError(l, ringside.FieldError("vote_weight", "must not be negative"))
 	}
 	im.res.Lines++
+	if fresh {
+		if dup, err := im.storedBefore(ctx, l, timed); err != nil || dup {
+			if dup {
+				im.res.Existing++
+			}
+			return err
+		}
+	}
 	if l.Measured {
 		im.measured++
 	}

@@ -24,7 +24,8 @@ checked. Exit status 1 when the candidate is worse — its difference below
 −margin with the interval wholly below zero, or unbounded below (it never
 beat the rated models) — overall or in any slice; 0 otherwise; 2 on bad
 input, such as a model with no battles. Many slices means some will cross
-by chance: choose the slicing and the margin accordingly.`
+by chance: choose the slicing and the margin accordingly. A slice with fewer
+battles than --min-slice-battles is reported but never fails the gate.`
 
 func (m *Main) compareCmd(ctx context.Context, args []string) error {
 	fs := m.newFlagSet("compare", "--baseline M --candidate M [--margin R] [--by dimension,category,...] [--db F | --battles FILE] [--bootstrap N] [--seed S] [--interval bootstrap|sandwich] [--format table|json|csv|md] [--run NAME] [-o FILE] [--config F]", compareAbout)
@@ -32,6 +33,7 @@ func (m *Main) compareCmd(ctx context.Context, args []string) error {
 	baseline := fs.String("baseline", "", "the model to compare against (required)")
 	candidate := fs.String("candidate", "", "the model under test (required)")
 	margin := fs.Float64("margin", 0, "rating points the candidate may fall behind before it counts as worse")
+	minSlice := fs.Int("min-slice-battles", -1, "slices with fewer battles are reported but never fail the gate (default: rank.compare_min_slice_battles, 20)")
 	fs.Lookup("by").Usage = "comma-separated slicings: " + strings.Join(rank.SliceBy, ", ")
 	fs.Lookup("by").DefValue = rank.ByDimension
 	rf.by = rank.ByDimension
@@ -47,6 +49,8 @@ func (m *Main) compareCmd(ctx context.Context, args []string) error {
 		return ringside.FieldError("--baseline", "required")
 	case *candidate == "":
 		return ringside.FieldError("--candidate", "required")
+	case *minSlice < -1:
+		return ringside.FieldError("--min-slice-battles", "must not be negative")
 	case *margin < 0:
 		return ringside.FieldError("--margin", "must not be negative")
 	case !slices.Contains(rank.Formats, rf.format):
@@ -72,7 +76,10 @@ func (m *Main) compareCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	defer in.Close()
-	c, err := compareBy(in.bs, *baseline, *candidate, rank.CompareOptions{Options: opts, Margin: *margin}, bys)
+	if *minSlice < 0 {
+		*minSlice = cfg.Rank.CompareMinSliceBattles
+	}
+	c, err := compareBy(in.bs, *baseline, *candidate, rank.CompareOptions{Options: opts, Margin: *margin, MinSliceBattles: *minSlice}, bys)
 	if err != nil {
 		return err
 	}
@@ -84,7 +91,7 @@ func (m *Main) compareCmd(ctx context.Context, args []string) error {
 	}
 	var where []string
 	for _, d := range append([]rank.Difference{c.Overall}, c.Slices...) {
-		if d.Verdict == rank.VerdictWorse {
+		if d.Gated() {
 			name := d.Slice
 			if name == "" {
 				name = "overall"

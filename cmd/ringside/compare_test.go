@@ -66,6 +66,7 @@ func TestCompareExitCodes(t *testing.T) {
 		{"no interval", []string{"--baseline", "base", "--candidate", "cand", "--interval", "none"}, exitUsage, "interval"},
 		{"no baseline", []string{"--candidate", "cand"}, exitUsage, "--baseline"},
 		{"same model", []string{"--baseline", "base", "--candidate", "base"}, exitUsage, "candidate"},
+		{"bad minimum", []string{"--baseline", "base", "--candidate", "cand", "--min-slice-battles", "-3"}, exitUsage, "--min-slice-battles"},
 		{"bad slicing", []string{"--baseline", "base", "--candidate", "cand", "--by", "colour"}, exitUsage, "by"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

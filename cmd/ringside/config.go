@@ -20,6 +20,11 @@ import (
 // builtinExamples is the file name that stands for the embedded example set.
 const builtinExamples = "builtin:" + examples.PromptsFile
 
+// demoDBPath is the demo's database. It is not the config's default
+// (database.path, ringside.db), so that a config of one's own never shows
+// the demo's simulated models.
+const demoDBPath = "demo.db"
+
 // loadConfig reads the config file at path; with no path (and no
 // RINGSIDE_CONFIG) it returns the built-in demo: simulated models and the
 // example prompt set, needing no keys and no files.
@@ -33,6 +38,7 @@ func (m *Main) loadConfig(path string) (*config.Config, error) {
 	cfg := config.Defaults()
 	cfg.Models = sim.DemoModels()
 	cfg.PromptSets = []config.PromptSet{{Name: "examples", File: builtinExamples}}
+	cfg.Database.Path = demoDBPath
 	return cfg, nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ringside-eval/ringside/config"
 )
 
 // writeBadConfig writes a config whose every line but one is valid, and
@@ -70,5 +72,26 @@ func TestPromptFileBadRegexNamesLineAndPrompt(t *testing.T) {
 	_, err := readPromptFile(file)
 	if want := file + ":2: prompt rx: checks[0] (regex): "; err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want it to contain %q", err, want)
+	}
+}
+
+// The README's `serve --config config.example.toml` must not open the
+// demo's database: the demo's simulated models would show up in "your own"
+// leaderboard.
+func TestExampleConfigAndDemoKeepSeparateDatabases(t *testing.T) {
+	tm := newTestMain()
+	demo, err := tm.loadConfig("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := tm.loadConfig("../../config.example.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if demo.Database.Path == example.Database.Path {
+		t.Fatalf("demo and config.example.toml share the database %s", demo.Database.Path)
+	}
+	if plain := config.Defaults(); plain.Database.Path == demo.Database.Path {
+		t.Fatalf("a config without [database] shares the demo's %s", demo.Database.Path)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -30,21 +31,27 @@ Exports what the database holds, to standard output or -o FILE:
                messages and both outputs as {prompt, chosen, rejected}.
   generations  every generation with its output and measurements, as jsonl
                (default) or csv.
-  checks       every rules-judge check result, as jsonl (default) or csv.
+  checks       every rules-judge check result with the model, prompt, sample
+               and run it is about, as jsonl (default) or csv.
+  llm-judgments
+               every LLM judging of a battle, successes and failures
+               (unreadable verdicts, failed calls), as jsonl (default, with
+               every call's raw answer) or csv (one row per judging).
 
 --run NAME keeps one run's battles, votes, generations and checks.`
 
 // exportFormats are the formats of each export; the first is the default.
 var exportFormats = map[string][]string{
-	"battles":     {"jsonl"},
-	"leaderboard": {"json", "csv", "md", "table"},
-	"votes":       {"jsonl", "csv", "dpo"},
-	"generations": {"jsonl", "csv"},
-	"checks":      {"jsonl", "csv"},
+	"battles":       {"jsonl"},
+	"leaderboard":   {"json", "csv", "md", "table"},
+	"votes":         {"jsonl", "csv", "dpo"},
+	"generations":   {"jsonl", "csv"},
+	"checks":        {"jsonl", "csv"},
+	"llm-judgments": {"jsonl", "csv"},
 }
 
 func (m *Main) exportCmd(ctx context.Context, args []string) error {
-	fs := m.newFlagSet("export", "battles|leaderboard|votes|generations|checks [--format F] [-o FILE] [--db F] [--run NAME] [--config F]", exportAbout)
+	fs := m.newFlagSet("export", "battles|leaderboard|votes|generations|checks|llm-judgments [--format F] [-o FILE] [--db F] [--run NAME] [--config F]", exportAbout)
 	rf := addRankFlags(fs, "", true)
 	judgeKind := fs.String("judge-kind", ringside.JudgeHuman, "votes --format dpo: the judges whose votes count: human, rules, llm or any")
 	if err := m.parseFlags(fs, args); err != nil {
@@ -65,7 +72,7 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 	what := rest[0]
 	formats, ok := exportFormats[what]
 	if !ok {
-		return ringside.Errorf(ringside.EINVALID, "cannot export %q: use battles, leaderboard, votes, generations or checks", what)
+		return ringside.Errorf(ringside.EINVALID, "cannot export %q: use battles, leaderboard, votes, generations, checks or llm-judgments", what)
 	}
 	if rf.format == "" {
 		rf.format = formats[0]
@@ -93,23 +100,32 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	defer db.Close()
+	rows := 0
 	err = m.writeOutput(rf.out, func(w io.Writer) error {
+		rows = 0 // counted afresh
 		switch what {
 		case "battles":
-			return exportBattles(ctx, db, runID, w)
+			return exportBattles(ctx, db, runID, w, &rows)
 		case "votes":
 			if rf.format == "dpo" {
-				return exportDPO(ctx, db, runID, *judgeKind, w)
+				return exportDPO(ctx, db, runID, *judgeKind, w, &rows)
 			}
-			return exportVotes(ctx, db, runID, rf.format, w)
+			return exportVotes(ctx, db, runID, rf.format, w, &rows)
 		case "generations":
-			return exportGenerations(ctx, db, runID, rf.format, w)
+			return exportGenerations(ctx, db, runID, rf.format, w, &rows)
+		case "llm-judgments":
+			return exportLLMJudgments(ctx, db, runID, rf.format, w, &rows)
 		default:
-			return exportChecks(ctx, db, runID, rf.format, w)
+			return exportChecks(ctx, db, runID, rf.format, w, &rows)
 		}
 	})
 	if err != nil {
 		return err
+	}
+	if rf.out != "" && rf.out != "-" {
+		// Standard output is free when writing a file: say what was
+		// written, so an empty export is not mistaken for a full one.
+		fmt.Fprintf(m.Stdout, "wrote %d %s rows (%s) to %s\n", rows, what, rf.format, rf.out)
 	}
 	return db.Close()
 }
@@ -133,9 +149,10 @@ func openExportDB(ctx context.Context, cfg *config.Config, rf *rankFlags) (*stor
 
 // exportBattles writes one battle record per vote, in the order the votes
 // were stored (the order rank reads them in).
-func exportBattles(ctx context.Context, db *store.DB, runID string, w io.Writer) error {
+func exportBattles(ctx context.Context, db *store.DB, runID string, w io.Writer, rows *int) error {
 	bw := battlefile.NewWriter(w)
 	err := db.EachExportVote(ctx, runID, func(e *store.ExportVote) error {
+		*rows++
 		rec, err := battlefile.FromExportVote(e)
 		if err != nil {
 			return err

@@ -71,13 +71,14 @@ func (r *voteRow) csv() []string {
 
 // exportVotes writes every vote as JSONL or CSV (dimensions and tags as
 // JSON in their cells).
-func exportVotes(ctx context.Context, db *store.DB, runID, format string, w io.Writer) error {
+func exportVotes(ctx context.Context, db *store.DB, runID, format string, w io.Writer, rows *int) error {
 	if format == "csv" {
 		cw := csv.NewWriter(w)
 		if err := cw.Write(voteCSVHead); err != nil {
 			return err
 		}
 		if err := db.EachExportVote(ctx, runID, func(e *store.ExportVote) error {
+			*rows++
 			return cw.Write(newVoteRow(e).csv())
 		}); err != nil {
 			return err
@@ -87,7 +88,10 @@ func exportVotes(ctx context.Context, db *store.DB, runID, format string, w io.W
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return db.EachExportVote(ctx, runID, func(e *store.ExportVote) error { return enc.Encode(newVoteRow(e)) })
+	return db.EachExportVote(ctx, runID, func(e *store.ExportVote) error {
+		*rows++
+		return enc.Encode(newVoteRow(e))
+	})
 }
 
 // dpoRow is one preference pair in the conversational format that
@@ -111,7 +115,7 @@ type dpoRow struct {
 // asked, "" for any) favour one side: more votes for it than for the
 // other. Ties and split battles have no clear winner and are left out, as
 // are battles without a stored prompt or with a failed side.
-func exportDPO(ctx context.Context, db *store.DB, runID, judgeKind string, w io.Writer) error {
+func exportDPO(ctx context.Context, db *store.DB, runID, judgeKind string, w io.Writer, rows *int) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return db.EachPreference(ctx, runID, judgeKind, func(p *store.Preference) error {
@@ -128,6 +132,7 @@ func exportDPO(ctx context.Context, db *store.DB, runID, judgeKind string, w io.
 		}
 		row.Chosen = []ringside.Message{{Role: "assistant", Content: chosen}}
 		row.Rejected = []ringside.Message{{Role: "assistant", Content: rejected}}
+		*rows++
 		return enc.Encode(&row)
 	})
 }
@@ -137,7 +142,7 @@ var generationCSVHead = []string{"id", "run_id", "prompt_id", "model", "sample",
 
 // exportGenerations writes every generation a page at a time, so memory
 // stays flat over a large run.
-func exportGenerations(ctx context.Context, db *store.DB, runID, format string, w io.Writer) error {
+func exportGenerations(ctx context.Context, db *store.DB, runID, format string, w io.Writer, rows *int) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	cw := csv.NewWriter(w)
@@ -153,6 +158,7 @@ func exportGenerations(ctx context.Context, db *store.DB, runID, format string, 
 		if err != nil {
 			return err
 		}
+		*rows += len(page)
 		for i := range page {
 			g := &page[i]
 			if format == "csv" {
@@ -175,28 +181,33 @@ func exportGenerations(ctx context.Context, db *store.DB, runID, format string, 
 	return cw.Error()
 }
 
-// exportChecks writes every rules-judge check result.
-func exportChecks(ctx context.Context, db *store.DB, runID, format string, w io.Writer) error {
-	results, err := db.CheckResults(ctx, store.CheckFilter{RunID: runID})
-	if err != nil {
-		return err
-	}
+var checkCSVHead = []string{"run", "model", "prompt_id", "sample", "generation_id", "judge_id", "source", "index",
+	"type", "dimension", "weight", "pass", "detail", "checked_at", "run_id"}
+
+// exportChecks writes every rules-judge check result, each with the model,
+// prompt, sample and run of the generation it judged.
+func exportChecks(ctx context.Context, db *store.DB, runID, format string, w io.Writer, rows *int) error {
 	if format != "csv" {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
-		for i := range results {
-			if err := enc.Encode(&results[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return db.EachExportCheck(ctx, runID, func(e *store.ExportCheck) error {
+			*rows++
+			return enc.Encode(e)
+		})
 	}
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"generation_id", "judge_id", "source", "index", "type", "dimension", "weight", "pass", "detail", "checked_at"})
-	for _, r := range results {
-		_ = cw.Write([]string{r.GenerationID, r.JudgeID, r.Source, strconv.Itoa(r.Index), r.Type, r.Dimension,
-			strconv.FormatFloat(r.Weight, 'f', -1, 64), strconv.FormatBool(r.Pass), r.Detail,
-			r.CheckedAt.UTC().Format(time.RFC3339Nano)})
+	if err := cw.Write(checkCSVHead); err != nil {
+		return err
+	}
+	err := db.EachExportCheck(ctx, runID, func(e *store.ExportCheck) error {
+		*rows++
+		r := &e.CheckResult
+		return cw.Write([]string{e.RunName, e.Model, e.PromptID, strconv.Itoa(e.Sample), r.GenerationID, r.JudgeID,
+			r.Source, strconv.Itoa(r.Index), r.Type, r.Dimension, strconv.FormatFloat(r.Weight, 'f', -1, 64),
+			strconv.FormatBool(r.Pass), r.Detail, r.CheckedAt.UTC().Format(time.RFC3339Nano), e.RunID})
+	})
+	if err != nil {
+		return err
 	}
 	cw.Flush()
 	return cw.Error()

@@ -274,8 +274,11 @@ func TestExportVotesGenerationsChecksAndDPO(t *testing.T) {
 		return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	}
 	votes := filepath.Join(dir, "votes.jsonl")
-	mustRun(t, "export", "votes", "--db", f.dbPath, "-o", votes)
+	wrote := mustRun(t, "export", "votes", "--db", f.dbPath, "-o", votes)
 	vl := lines(votes)
+	if want := fmt.Sprintf("wrote %d votes rows (jsonl) to %s\n", f.votes, votes); wrote.stdout.String() != want {
+		t.Errorf("export -o printed %q, want %q", wrote.stdout, want)
+	}
 	if len(vl) != f.votes {
 		t.Fatalf("%d vote lines, %d votes", len(vl), f.votes)
 	}
@@ -346,6 +349,8 @@ func TestExportVotesGenerationsChecksAndDPO(t *testing.T) {
 	checks := mustRun(t, "export", "checks", "--db", f.dbPath, "--format", "csv")
 	if rows, err := csv.NewReader(strings.NewReader(checks.stdout.String())).ReadAll(); err != nil || len(rows) != 1+4*3*3 {
 		t.Errorf("checks csv: %d rows, %v", len(rows), err)
+	} else if strings.Join(rows[0][:4], ",") != "run,model,prompt_id,sample" || rows[1][0] == "" || rows[1][1] == "" || rows[1][2] == "" {
+		t.Errorf("checks csv does not name run, model and prompt: %v / %v", rows[0], rows[1])
 	}
 	lbmd := mustRun(t, "export", "leaderboard", "--db", f.dbPath, "--format", "md", "--bootstrap", "10")
 	if !strings.HasPrefix(lbmd.stdout.String(), "Bradley-Terry") || !strings.Contains(lbmd.stdout.String(), "| Rank |") {

@@ -128,17 +128,24 @@ func (st *judgeStats) write(w io.Writer) {
 	slices.Sort(labels)
 	for _, l := range labels {
 		fmt.Fprintf(tw, "\npass rates (%s)\nmodel\tprompts\tk\tpass rate\tpass^k\tpass@k\tmean score\tworst score\tspread\n", l)
+		uneven := false
 		for _, p := range st.Pass[l] {
 			k := fmt.Sprint(p.K)
 			if p.UnevenK {
 				k += "*"
+				uneven = true
 			}
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", p.Model, p.Prompts, k,
 				p.PassRate, p.PassAllK, p.PassAtK, p.MeanScore, p.WorstScore, p.Spread)
 		}
+		if uneven {
+			// Flushed first: the note is not a row of the table.
+			tw.Flush()
+			fmt.Fprint(w, "* some prompts have fewer than k samples; their pass^k and pass@k are over the samples they have\n")
+		}
 	}
 	if len(st.Agreement) > 0 {
-		fmt.Fprint(tw, "\nagreement between judges\njudge\tjudge\tbattles\tagreement\tkappa\tboth decisive\tagreement\n")
+		fmt.Fprint(tw, "\nagreement between judges\njudge\tjudge\tbattles\tagreement\tkappa\tboth decisive\tdecisive agreement\n")
 		for _, a := range st.Agreement {
 			kappa := "-"
 			if a.Kappa != nil {

@@ -265,6 +265,19 @@ max_failures = 2
 		}
 	}
 	judgeOnce("1 votes written (a 0, b 1, tie 0, bothbad 0), 1 failed")
+	// The failure is exported with its unreadable answers.
+	exp := newTestMain()
+	if code := exp.run(t, "export", "llm-judgments", "--db", f.DBPath, "--format", "csv"); code != exitOK {
+		t.Fatalf("export llm-judgments exited %d: %s", code, exp.stderr)
+	}
+	out := exp.stdout.String()
+	if !strings.Contains(out, ",failed,") || !strings.Contains(out, ",ok,") || !strings.Contains(out, "gpt") {
+		t.Fatalf("export llm-judgments csv:\n%s", out)
+	}
+	exp = newTestMain()
+	if code := exp.run(t, "export", "llm-judgments", "--db", f.DBPath); code != exitOK || !strings.Contains(exp.stdout.String(), "cannot decide") {
+		t.Fatalf("export llm-judgments jsonl lacks the raw answers (exit %d):\n%s", code, exp.stdout)
+	}
 	judgeOnce("0 votes written (a 0, b 0, tie 0, bothbad 0), 1 failed")
 	asked := srv.Calls()["(b1)"]
 	// Two failures: the third run leaves b1 alone and pays for nothing.

@@ -77,6 +77,10 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		}
 		return exitOK
 	}
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version" || args[0] == "-v") {
+		// What users type first, before they learn `ringside version`.
+		args = []string{"version"}
+	}
 	cmd, ok := commands()[args[0]]
 	if !ok {
 		fmt.Fprintf(m.Stderr, "ringside: unknown command %q\n\n", args[0])

@@ -180,8 +180,9 @@ func TestServeDemoAnswersHealthAndPages(t *testing.T) {
 	if !strings.Contains(out, "admin token (shown once") {
 		t.Errorf("first start did not print the admin token: %q", out)
 	}
-	// The demo keeps its data in ./ringside.db.
-	if _, err := os.Stat(filepath.Join(dir, "ringside.db")); err != nil {
+	// The demo keeps its data in ./demo.db, apart from a config's own
+	// database (ringside.db by default).
+	if _, err := os.Stat(filepath.Join(dir, "demo.db")); err != nil {
 		t.Fatalf("demo database: %v", err)
 	}
 

@@ -72,7 +72,7 @@ type rankFlags struct {
 func addRankFlags(fs *flag.FlagSet, format string, leaderboard bool) *rankFlags {
 	rf := &rankFlags{fs: fs}
 	fs.StringVar(&rf.cfgPath, "config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
-	fs.StringVar(&rf.dbPath, "db", "", "SQLite database file (default: database.path, ringside.db)")
+	fs.StringVar(&rf.dbPath, "db", "", "SQLite database file (default: database.path, ringside.db; the demo: demo.db)")
 	fs.StringVar(&rf.battles, "battles", "", "rank this battle file (JSONL; - for standard input) instead of the database")
 	fs.StringVar(&rf.run, "run", "", "only the battles of this run (database only)")
 	fs.StringVar(&rf.by, "by", "", "slice by "+strings.Join(rank.SliceBy, ", "))
@@ -242,6 +242,9 @@ func (m *Main) leaderboard(ctx context.Context, rf *rankFlags) error {
 	if err != nil {
 		return err
 	}
+	if lb.Battles == 0 {
+		m.sayWhatNext(lb)
+	}
 	rep := &rankReport{Leaderboard: lb}
 	if in.db != nil {
 		if err := loadRankJudgeStats(ctx, in.db, in.runID, opts.By == rank.ByJudge, rep); err != nil {
@@ -291,4 +294,20 @@ func (rep *rankReport) write(w io.Writer, format string) error {
 	}
 	st.write(w)
 	return nil
+}
+
+// sayWhatNext tells a user who ranked before any vote what to do next, on
+// standard error, so that the board on standard output stays clean.
+func (m *Main) sayWhatNext(lb *rank.Leaderboard) {
+	if len(lb.Flagged) == 0 {
+		fmt.Fprint(m.Stderr, `ringside rank: nothing to rank yet: no battles. Next:
+  ringside run                      the models answer the prompt sets, in pairs
+  ringside import battles FILE      or bring judged battles (Chatbot Arena format)
+`)
+		return
+	}
+	fmt.Fprint(m.Stderr, `ringside rank: no votes yet, so nothing is rated. Next:
+  ringside judge --judge rules      the rule-based judge votes on the stored battles
+  ringside serve                    people vote on the judge page (/judge)
+`)
 }

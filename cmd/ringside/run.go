@@ -12,7 +12,6 @@ import (
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/arena"
 	"github.com/ringside-eval/ringside/config"
-	"github.com/ringside-eval/ringside/provider"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -49,7 +48,7 @@ the bundled example prompts, needing no keys.`)
 	runName := fs.String("run", "", "run name (default: run.name, \"default\")")
 	samples := fs.Int("samples", 0, "samples per prompt and model (default: run.samples, 1)")
 	concurrency := fs.Int("concurrency", 0, "requests in flight across all models (default: run.concurrency, 8)")
-	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db)")
+	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db; the demo: demo.db)")
 	simSpeed := fs.Float64("sim-speed", 0, fmt.Sprintf("play simulated models this many times faster (default: %d in the demo, else each model's own)", demoSimSpeed))
 	retryErrors := fs.Bool("retry-errors", false, "delete the run's failed generations (and their battles) first, so they are tried again")
 	if err := m.parseFlags(fs, args); err != nil {
@@ -158,14 +157,14 @@ func (m *Main) prepareRun(ctx context.Context, cfg *config.Config, db *store.DB)
 	if err := run.Validate(); err != nil {
 		return nil, err
 	}
+	streamers, err := m.buildModels(cfg, names)
+	if err != nil {
+		return nil, err
+	}
 	var contestants []arena.Contestant
 	for _, name := range names {
 		mod, _ := cfg.Model(name) // config validation checked the names
-		s, err := provider.New(mod, provider.Options{Getenv: m.Getenv})
-		if err != nil {
-			return nil, err
-		}
-		contestants = append(contestants, arena.Contestant{Model: mod, Streamer: s})
+		contestants = append(contestants, arena.Contestant{Model: mod, Streamer: streamers[name]})
 	}
 	prompts, err := db.Prompts(ctx, sets...)
 	if err != nil {
@@ -237,7 +236,7 @@ func (h *runHandle) execute(ctx context.Context, m *Main) error {
 	if plan.Empty() {
 		fmt.Fprintf(m.Stdout, "run %q is complete: %d generations and %d battles stored; nothing new to do.\n",
 			h.run.Name, plan.DoneGenerations, plan.DoneBattles)
-		return h.summary(ctx, m)
+		return h.summary(ctx, m, plan.TotalGenerations)
 	}
 
 	prog := newProgress(m.Stderr, isTerminal(m.Stderr), h.run.Name, plan)
@@ -254,7 +253,7 @@ func (h *runHandle) execute(ctx context.Context, m *Main) error {
 		}
 		return runErr
 	}
-	if err := h.summary(ctx, m); err != nil {
+	if err := h.summary(ctx, m, plan.TotalGenerations); err != nil {
 		return err
 	}
 	if rep.Conflicts > 0 {

@@ -90,3 +90,53 @@ provider = "sim"
 		})
 	}
 }
+
+// Every missing API key is reported at once, each on its config line,
+// before anything runs: a user sets them all before the next try.
+func TestRunReportsEveryMissingKeyAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cfg := `[database]
+path = "keys.db"
+
+[[prompt_sets]]
+name = "mine"
+file = "prompts.jsonl"
+
+[[models]]
+name = "first"
+provider = "openai"
+model = "gpt-test"
+base_url = "http://127.0.0.1:1/v1"
+api_key_env = "FIRST_KEY"
+
+[[models]]
+name = "second"
+provider = "anthropic"
+model = "claude-test"
+api_key_env = "SECOND_KEY"
+
+[[models]]
+name = "local"
+provider = "sim"
+`
+	for name, body := range map[string]string{"prompts.jsonl": "{\"id\": \"q1\", \"prompt\": \"One?\"}\n", "ringside.toml": cfg} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"run"}, {"serve", "--addr", "127.0.0.1:0"}} {
+		cmd := args[0]
+		tm := newTestMain()
+		code := tm.run(t, append(args, "--config", filepath.Join(dir, "ringside.toml"))...)
+		if code != exitUsage {
+			t.Fatalf("%s exited %d, want %d\nstderr:\n%s", cmd, code, exitUsage, tm.stderr)
+		}
+		stderr := tm.stderr.String()
+		for _, want := range []string{"2 API keys are not set", "FIRST_KEY", "SECOND_KEY", "ringside.toml:13: models[0].api_key_env", "ringside.toml:19: models[1].api_key_env"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%s: stderr does not say %q:\n%s", cmd, want, stderr)
+			}
+		}
+	}
+}

@@ -15,13 +15,23 @@ import (
 
 // summary prints the run's per-model table over everything it has stored,
 // not only this invocation's share, so a resumed run ends with the whole
-// picture.
-func (h *runHandle) summary(ctx context.Context, m *Main) error {
+// picture. planned is the generations this invocation covers: when the
+// run holds more (an earlier invocation asked for more samples or
+// models), the table says so, rather than contradict the headline.
+func (h *runHandle) summary(ctx context.Context, m *Main, planned int) error {
 	gens, err := h.db.RunGenerationStats(ctx, h.run.ID)
 	if err != nil {
 		return err
 	}
 	sums := rank.SummarizeRun(gens)
+	stored := 0
+	for _, s := range sums {
+		stored += s.Generations
+	}
+	if stored > planned {
+		fmt.Fprintf(m.Stdout, "run %q holds %d generations in all (earlier invocations asked for more samples or models than this one's %d); the table covers them all:\n",
+			h.run.Name, stored, planned)
+	}
 	writeSummary(m.Stdout, sums)
 	failed := 0
 	for _, s := range sums {

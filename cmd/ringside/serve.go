@@ -8,7 +8,6 @@ import (
 
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/config"
-	"github.com/ringside-eval/ringside/provider"
 	"github.com/ringside-eval/ringside/server"
 )
 
@@ -16,11 +15,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	fs := m.newFlagSet("serve", "[--config F] [--addr A] [--db F]", `
 Starts the web server: the judge page, the leaderboard, the admin page and the
 JSON API. With no config file it starts the built-in demo: simulated models and
-the bundled example prompts, in a ringside.db file in the working directory.
+the bundled example prompts, in a demo.db file in the working directory (a
+config of your own keeps its data apart, in database.path).
 Stops gracefully on SIGINT or SIGTERM.`)
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
 	addr := fs.String("addr", "", "address to listen on (default: server.addr, 127.0.0.1:8080)")
-	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db)")
+	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db; the demo: demo.db)")
 	if err := m.parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -80,23 +80,15 @@ Stops gracefully on SIGINT or SIGTERM.`)
 	return db.Close()
 }
 
-// liveStreamers builds the configured models' clients for live judging; a
-// model that cannot be built (a missing API key) stops the start with its
-// name. Stored judging needs none.
+// liveStreamers builds the configured models' clients for live judging;
+// models that cannot be built (missing API keys, all named at once) stop
+// the start. Stored judging needs none.
 func (m *Main) liveStreamers(cfg *config.Config) (map[string]ringside.Streamer, error) {
 	if cfg.Judging.Source != config.SourceLive {
 		return nil, nil
 	}
-	out := make(map[string]ringside.Streamer, len(cfg.Models))
-	for i, model := range cfg.Models {
-		// Keys come through the injected environment, as for run and judge.
-		s, err := provider.New(model, provider.Options{Getenv: m.Getenv})
-		if err != nil {
-			return nil, cfg.Locate(err, fmt.Sprintf("models[%d]", i))
-		}
-		out[model.Name] = s
-	}
-	return out, nil
+	// Keys come through the injected environment, as for run and judge.
+	return m.buildModels(cfg, nil)
 }
 
 // publicURL is the configured public address, or one made from the listener.

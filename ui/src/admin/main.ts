@@ -78,7 +78,13 @@ function say(msg: string, warn = false): void {
   status.classList.toggle("warn", warn);
 }
 
-function table(id: string, head: string[], rows: Node[][], numeric: Set<number> = new Set()): void {
+function table(
+  id: string,
+  head: string[],
+  rows: Node[][],
+  numeric: Set<number> = new Set(),
+  none = "nothing yet",
+): void {
   const t = byId<HTMLTableElement>(id);
   const thead = el("thead");
   const tr = el("tr");
@@ -96,7 +102,7 @@ function table(id: string, head: string[], rows: Node[][], numeric: Set<number> 
   }
   if (rows.length === 0) {
     const row = el("tr");
-    const td = el("td", "", "nothing yet");
+    const td = el("td", "empty", none);
     td.colSpan = head.length;
     row.append(td);
     tbody.append(row);
@@ -130,6 +136,8 @@ async function loadRuns(): Promise<void> {
       text(String(r.votes)),
     ]),
     new Set([3, 4, 6]),
+    "No runs yet. Start one with `ringside run` (the demo needs no keys); then `ringside judge --judge rules` " +
+      "votes on its battles and people vote on /judge. Judged battles from elsewhere: `ringside import battles FILE`.",
   );
 }
 

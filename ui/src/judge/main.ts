@@ -26,6 +26,8 @@ import {
 
 let state: PageState = "connecting";
 let battleId = "";
+// correcting: the vote being chosen replaces the judge's last one.
+let correcting = false;
 const text: Record<Side, string> = { a: "", b: "" };
 const dirty = new Set<Side>();
 let frame = 0;
@@ -101,7 +103,13 @@ function handle(f: ServerFrame): void {
       done(f);
       break;
     case "error":
-      if (state === "voting") {
+      if (state === "voting" && correcting) {
+        // The change was refused (the window closed): the vote stands.
+        correcting = false;
+        go("voted");
+        dom.change.hidden = true;
+        dom.next.hidden = false;
+      } else if (state === "voting") {
         // The vote was refused: the judge may vote again.
         go("open");
         markChoice(null);
@@ -143,6 +151,7 @@ function vote(w: Winner): void {
     winner: w,
     dimensions: chosenDimensions(),
     reason: reason || undefined,
+    correction: correcting || undefined,
   });
   if (!sent) {
     setStatus("Not connected; your vote was not sent. It will be possible again in a moment.", true);
@@ -160,9 +169,16 @@ function voted(v: Voted): void {
   markChoice(v.winner);
   enableVoting(false);
   go("voted");
-  setStatus(v.duplicate ? "You had already voted on this battle; that vote stands." : "Vote saved.");
-  if (v.reveal) {
-    showReveal(v.reveal, v.winner);
+  correcting = false;
+  if (v.duplicate) {
+    setStatus("You had already voted on this battle; that vote stands.");
+  } else if (v.changeable) {
+    setStatus(`${v.corrected ? "Vote changed" : "Vote saved"}. You can change it until you go on to the next battle.`);
+  } else {
+    setStatus("Vote saved.");
+  }
+  if (v.reveal || v.changeable) {
+    showReveal(v.reveal, v.winner, v.changeable);
   } else {
     // Nothing to read: straight on to the next battle.
     ask();
@@ -187,8 +203,24 @@ function skip(): void {
   }
 }
 
+// change reopens voting on the battle just voted; the new vote is sent as
+// a correction and replaces the old one once saved.
+function change(): void {
+  if (state !== "voted" || dom.change.hidden) return;
+  correcting = true;
+  dom.change.hidden = true;
+  go("open");
+  markChoice(null);
+  enableVoting(true);
+  setStatus("Choose again. Your earlier vote stands until the new one is saved.");
+}
+
 function next(): void {
-  if (state === "voted") ask();
+  if (state === "voted" || (state === "open" && correcting)) {
+    // Going on without changing: the vote stands.
+    correcting = false;
+    ask();
+  }
 }
 
 for (const b of dom.voteButtons) {
@@ -196,6 +228,7 @@ for (const b of dom.voteButtons) {
 }
 dom.skip.addEventListener("click", skip);
 dom.next.addEventListener("click", next);
+dom.change.addEventListener("click", change);
 dom.finish.addEventListener("click", () => socket.send({ type: "finish" }));
 dom.again.addEventListener("click", () => {
   go("idle");
@@ -213,6 +246,8 @@ document.addEventListener("keydown", (ev) => {
     vote(keys[k]);
   } else if (k === "s") {
     skip();
+  } else if (k === "c") {
+    change();
   } else if (k === "n" || k === "enter") {
     next();
   } else {

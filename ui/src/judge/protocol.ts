@@ -59,6 +59,8 @@ export interface Voted {
   duplicate?: boolean;
   reveal?: { a: string; b: string };
   progress: Progress;
+  changeable?: boolean; // the vote may still be changed (never after a reveal)
+  corrected?: boolean; // this acknowledges a change
 }
 
 export interface Revealed {
@@ -88,7 +90,14 @@ export type JudgeFrame =
   | { type: "next" }
   | { type: "finish" }
   | { type: "skip"; battle_id: string }
-  | { type: "vote"; battle_id: string; winner: Winner; dimensions?: Record<string, Winner>; reason?: string };
+  | {
+      type: "vote";
+      battle_id: string;
+      winner: Winner;
+      dimensions?: Record<string, Winner>;
+      reason?: string;
+      correction?: boolean;
+    };
 
 // Close codes the page acts on (the others mean: reconnect).
 export const CLOSE_UNAUTHORIZED = 4001;

@@ -27,6 +27,7 @@ export const dom = {
   reason: el<HTMLTextAreaElement>("reason"),
   skip: el<HTMLButtonElement>("skip"),
   next: el<HTMLButtonElement>("next"),
+  change: el<HTMLButtonElement>("change"),
   finish: el<HTMLButtonElement>("finish"),
   reveal: el("reveal"),
   done: el("done"),
@@ -154,18 +155,23 @@ export function resetBattle(): void {
   dom.more.open = false;
   dom.reveal.hidden = true;
   dom.next.hidden = true;
+  dom.change.hidden = true;
   dom.skip.hidden = false;
   dom.arena.hidden = false;
   dom.done.hidden = true;
 }
 
-export function showReveal(reveal: { a: string; b: string } | undefined, winner: Winner): void {
+/** showReveal shows the recorded vote (with the models under after_vote);
+ * changeable offers to change it, which the server allows only while the
+ * models have not been shown. */
+export function showReveal(reveal: { a: string; b: string } | undefined, winner: Winner, changeable = false): void {
   const words: Record<Winner, string> = { a: "A is better", b: "B is better", tie: "a tie", bothbad: "both bad" };
   dom.reveal.hidden = false;
   dom.reveal.textContent = reveal
     ? `Recorded: ${words[winner]}. A was ${reveal.a}; B was ${reveal.b}.`
     : `Recorded: ${words[winner]}.`;
   dom.next.hidden = false;
+  dom.change.hidden = !changeable;
   dom.skip.hidden = true;
 }
 

@@ -143,6 +143,16 @@ export function frontier(points: Point[]): Point[] {
   return out;
 }
 
+// padded is the extent of ys with at least 20 rating points around it: with
+// every rating equal the extent is one point, and the axis would count
+// millionths of a point.
+export function padded(ys: number[]): [number, number] {
+  const lo = Math.min(...ys);
+  const hi = Math.max(...ys);
+  const pad = Math.max(10 - (hi - lo) / 2, (hi - lo) * 0.08);
+  return [Math.floor(lo - pad), Math.ceil(hi + pad)];
+}
+
 /** tradeoff plots rating against a cost (money or time), with the Pareto frontier. */
 export function tradeoff(
   figure: HTMLElement,
@@ -170,7 +180,7 @@ export function tradeoff(
       inset: 24,
       style: { fontFamily: font },
       x: { type: "log", label, tickFormat: (v: number) => show(v), ticks: 5 },
-      y: { label: "rating", grid: true },
+      y: { label: "rating", grid: true, domain: padded(points.flatMap((p) => [p.lo, p.hi])), tickFormat: ",.0f" },
       marks: [
         Plot.line(front, { x: "x", y: "y", curve: "step-after", stroke: "#2a9d5c", strokeWidth: 2, strokeDasharray: "5,3" }),
         Plot.ruleX(points, { x: "x", y1: "lo", y2: "hi", stroke: "#b8c0cf" }),
@@ -187,25 +197,50 @@ export function tradeoff(
   );
 }
 
-/** dimensions draws every model's rating per dimension, one row of whiskers each. */
+// unboundedAbove and unboundedBelow are the flag reasons of models with no
+// finite rating because they beat (or lost to) everyone they met.
+const unboundedAbove = new Set(["undefeated", "above"]);
+const unboundedBelow = new Set(["winless", "below"]);
+
+interface DimRow {
+  dim: string;
+  model: string;
+  rating: number;
+  lo: number | null;
+  hi: number | null;
+  flag?: string; // set for a model with no finite rating, drawn at the edge
+}
+
+/** dimensions draws every model's rating per dimension, one row of whiskers
+ * each. A model that won (or lost) every battle on a dimension has no
+ * finite rating there: it is drawn at the edge, marked with a triangle and
+ * its reason, rather than left out. */
 export function dimensions(figure: HTMLElement, byDim: Board | undefined, order: string[]): void {
   const slices = byDim?.slices ?? {};
-  const rows = Object.entries(slices).flatMap(([dim, b]) =>
+  const rated: DimRow[] = Object.entries(slices).flatMap(([dim, b]) =>
     b.models.map((m) => ({ dim, model: m.model, rating: m.rating, lo: m.ci_low, hi: m.ci_high })),
   );
-  if (rows.length === 0) return empty(figure, "No votes with per-dimension verdicts yet.");
+  const edge = Object.entries(slices).flatMap(([dim, b]) =>
+    (b.flagged ?? [])
+      .filter((f) => unboundedAbove.has(f.reason) || unboundedBelow.has(f.reason))
+      .map((f) => ({ dim, model: f.model, flag: f.reason })),
+  );
+  if (rated.length + edge.length === 0) return empty(figure, "No votes with per-dimension verdicts yet.");
   const dims = Object.keys(slices).sort();
-  const models = [...new Set([...order.filter((m) => rows.some((r) => r.model === m)), ...rows.map((r) => r.model)])];
-  const xs = rows.flatMap((r) => [r.rating, r.lo ?? r.rating, r.hi ?? r.rating]);
-  const lo = Math.min(...xs) - 10;
-  const hi = Math.max(...xs) + 10;
-  const data = rows.map((r) => ({ ...r, lo: r.lo ?? lo, hi: r.hi ?? hi }));
+  const all = [...rated.map((r) => r.model), ...edge.map((r) => r.model)];
+  const models = [...new Set([...order.filter((m) => all.includes(m)), ...all])];
+  const xs = rated.flatMap((r) => [r.rating, r.lo ?? r.rating, r.hi ?? r.rating]);
+  const lo = (xs.length ? Math.min(...xs) : 1000) - 20;
+  const hi = (xs.length ? Math.max(...xs) : 1000) + 20;
+  const data = rated.map((r) => ({ ...r, lo: r.lo ?? lo, hi: r.hi ?? hi }));
+  const marked = edge.map((r) => ({ ...r, rating: unboundedAbove.has(r.flag) ? hi : lo }));
   place(
     figure,
     Plot.plot({
       width: widthOf(figure),
       height: 40 + dims.length * (models.length * 16 + 18),
       marginLeft: 190,
+      marginRight: 90,
       style: { fontFamily: font },
       x: { domain: [lo, hi], label: "rating on the dimension (95% interval)", grid: true },
       y: { domain: models, label: null, axis: null },
@@ -221,6 +256,27 @@ export function dimensions(figure: HTMLElement, byDim: Board | undefined, order:
           fill: "model",
           r: 4,
           title: (d) => `${d.model} on ${d.dim}: ${fmt(d.rating)}`,
+        }),
+        Plot.dot(marked, {
+          fy: "dim",
+          y: "model",
+          x: "rating",
+          fill: "model",
+          symbol: "triangle",
+          r: 6,
+          rotate: (d) => (unboundedAbove.has(d.flag) ? 90 : -90),
+          className: "unbounded",
+          title: (d) => `${d.model} on ${d.dim}: ${d.flag} (no finite rating)`,
+        }),
+        Plot.text(marked, {
+          fy: "dim",
+          y: "model",
+          x: "rating",
+          text: "flag",
+          textAnchor: "start",
+          dx: 10,
+          fill: "#1d2330",
+          clip: false,
         }),
       ],
     }),

@@ -5,7 +5,7 @@
 import "../shared/dashboard.css";
 import type { Board, PassStats, Report } from "../shared/api";
 import { getJSON, HTTPError } from "../shared/api";
-import { byId, el, subscribeChanges, watchCSP } from "../shared/dashboard";
+import { byId, el, pct, subscribeChanges, watchCSP } from "../shared/dashboard";
 import * as charts from "./charts";
 import { renderTable, type SortState } from "./table";
 
@@ -116,6 +116,7 @@ function render(): void {
   renderFlagged(b);
   renderCoefficients(b);
   renderNotes(b);
+  renderEmpty(overall);
 
   charts.ratings(byId("chart-ratings"), b);
   charts.heatmap(byId("chart-heatmap"), b);
@@ -145,7 +146,8 @@ function renderFlagged(b: Board): void {
     ...flagged.map((f) => {
       const li = el("li");
       li.dataset.model = f.model;
-      li.append(el("strong", "", f.model), ` — ${f.reason}: ${f.detail} (${f.wins} W / ${f.losses} L / ${f.ties} T)`);
+      const errors = f.error_rate != null ? `; ${pct(f.error_rate)} of its responses failed` : "";
+      li.append(el("strong", "", f.model), ` — ${f.reason}: ${f.detail} (${f.wins} W / ${f.losses} L / ${f.ties} T${errors})`);
       return li;
     }),
   );
@@ -163,6 +165,21 @@ function renderCoefficients(b: Board): void {
       return li;
     }),
   );
+}
+
+// renderEmpty says what to do next while nothing is rated: run the models
+// when there are no battles, vote when battles wait for votes.
+function renderEmpty(overall: Board): void {
+  const box = byId("empty");
+  box.hidden = overall.battles > 0;
+  if (!box.hidden) {
+    box.textContent =
+      (overall.flagged ?? []).length > 0
+        ? "No votes yet, so nothing is rated. Vote on the judge page (/judge), or let the rule-based judge vote: " +
+          "`ringside judge --judge rules`. This page updates as votes arrive."
+        : "No battles yet. Run the models on your prompts with `ringside run` (or bring judged battles with " +
+          "`ringside import battles FILE`), then vote on /judge. This page updates as votes arrive.";
+  }
 }
 
 function renderNotes(b: Board): void {
