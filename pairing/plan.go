@@ -1,6 +1,7 @@
 package pairing
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -132,6 +133,7 @@ func (t *Tracker) drawTruth(r *rand.Rand, chol []float64, priorSD float64) []flo
 
 func (t *Tracker) clone() *Tracker {
 	c := *t
+	c.names, c.index = slices.Clone(t.names), maps.Clone(t.index)
 	c.n, c.s = slices.Clone(t.n), slices.Clone(t.s)
 	c.battles, c.theta = slices.Clone(t.battles), slices.Clone(t.theta)
 	c.cov = slices.Clone(t.cov)

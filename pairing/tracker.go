@@ -89,10 +89,13 @@ func (t *Tracker) model(name string) int {
 // Add counts count votes between a and b in which a scored scoreA each (1 a
 // won, 0 b won, ½ a tie). A model not tracked yet is added.
 func (t *Tracker) Add(a, b string, scoreA, count float64) {
-	if a == b || count <= 0 {
+	if a == b {
 		return
 	}
 	i, j := t.model(a), t.model(b)
+	if count <= 0 {
+		return
+	}
 	m := len(t.names)
 	t.n[i*m+j] += count
 	t.n[j*m+i] += count
@@ -308,3 +311,6 @@ func (t *Tracker) centred() (float64, []float64) {
 	}
 	return mean, sd
 }
+
+// Clone returns an independent copy, for planning while votes go on.
+func (t *Tracker) Clone() *Tracker { return t.clone() }
