@@ -21,7 +21,8 @@ type PlanReport struct {
 // Plan says how many more votes the decision needs under cfg's pairing,
 // from the votes in db: the pairs dealt among are those of the stored
 // battles (judging.source = "stored") or of the configured models, and
-// every pair of the models voted on when there are none (imported votes).
+// every pair of the models voted on when none of those has votes (imported
+// votes).
 func Plan(ctx context.Context, db *store.DB, cfg *config.Config, o pairing.PlanOptions) (*PlanReport, error) {
 	tallies, err := db.PairTallies(ctx)
 	if err != nil {
@@ -45,6 +46,11 @@ func Plan(ctx context.Context, db *store.DB, cfg *config.Config, o pairing.PlanO
 	if err != nil {
 		return nil, err
 	}
+	if !anyVoted(tr, names) {
+		// Votes on other models only (an import, with the demo's config):
+		// plan for the models voted on.
+		names = nil
+	}
 	for _, p := range names {
 		tr.Add(p[0], p[1], 0, 0)
 	}
@@ -64,6 +70,22 @@ func Plan(ctx context.Context, db *store.DB, cfg *config.Config, o pairing.PlanO
 		}
 	}
 	return rep, nil
+}
+
+// anyVoted says whether a model of the pairs has votes (or there are no
+// votes at all, so that a plan from the prior uses the configured models).
+func anyVoted(tr *pairing.Tracker, pairs [][2]string) bool {
+	if tr.Votes() == 0 {
+		return true
+	}
+	for _, p := range pairs {
+		for _, m := range p {
+			if i := tr.Index(m); i >= 0 && tr.Battles(i) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // planPairs are the pairs judging would deal among.

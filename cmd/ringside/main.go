@@ -60,6 +60,7 @@ func commands() map[string]command {
 		"run":     {"generate battles headless for the configured models and prompts", (*Main).runCmd},
 		"judge":   {"apply a rule or LLM judge to stored battles", (*Main).judgeCmd},
 		"rank":    {"print the leaderboard", (*Main).rankCmd},
+		"plan":    {"say how many more votes the decision needs", (*Main).planCmd},
 		"invite":  {"create a judge and print their judge-page link", (*Main).inviteCmd},
 		"export":  {"export battles, the leaderboard, generations or votes", (*Main).exportCmd},
 		"compare": {"check a candidate model against a baseline (exit 1 when worse)", (*Main).compareCmd},
