@@ -25,7 +25,7 @@ func (s *storedSource) dealAdaptive(ctx context.Context, judgeID string) (*deal,
 		if !ok {
 			return nil, ringside.Errorf(ringside.ENOTFOUND, "no stored battles left to judge")
 		}
-		cands, err := s.e.db.StoredPairCandidates(ctx, judgeID, s.e.cfg.Runs, d.a, d.b, storedCandidates)
+		cands, err := s.e.db.StoredPairCandidates(ctx, judgeID, s.e.cfg.Runs, d.a, d.b, pairCandidates)
 		if err != nil {
 			return nil, err
 		}
@@ -36,3 +36,8 @@ func (s *storedSource) dealAdaptive(ctx context.Context, judgeID string) (*deal,
 		skip[d.index] = true
 	}
 }
+
+// pairCandidates is how many least-dealt battles of the chosen pair a deal
+// draws among: fewer than storedCandidates, since the pair already spreads
+// judges, and each one costs the query a look-up of the judge's deals.
+const pairCandidates = 8
