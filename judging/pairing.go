@@ -144,19 +144,29 @@ func (p *pairer) use(pairs [][2]string) {
 }
 
 // storedPairs caches the pairs of models that have stored battles to deal.
+// The query groups every dealable battle (tens of milliseconds at 100,000),
+// so it runs without the lock: while one deal refreshes the list, the
+// others use the previous one.
 type storedPairs struct {
-	mu       sync.Mutex
-	pairs    [][2]string
-	loadedAt time.Time
+	mu         sync.Mutex
+	pairs      [][2]string
+	loadedAt   time.Time
+	refreshing bool
 }
 
 func (s *storedPairs) get(ctx context.Context, e *Engine) ([][2]string, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.pairs != nil && e.now().Sub(s.loadedAt) < promptsMaxAge {
+	fresh := s.pairs != nil && e.now().Sub(s.loadedAt) < promptsMaxAge
+	if fresh || (s.pairs != nil && s.refreshing) {
+		defer s.mu.Unlock()
 		return s.pairs, nil
 	}
+	s.refreshing = true
+	s.mu.Unlock()
 	ps, err := e.db.StoredPairs(ctx, e.cfg.Runs)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refreshing = false
 	if err != nil {
 		return nil, err
 	}
