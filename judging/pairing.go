@@ -144,29 +144,42 @@ func (p *pairer) use(pairs [][2]string) {
 }
 
 // storedPairs caches the pairs of models that have stored battles to deal.
-// The query groups every dealable battle (tens of milliseconds at 100,000),
-// so it runs without the lock: while one deal refreshes the list, the
-// others use the previous one.
+// The query groups every dealable battle (about 50 ms at 100,000), so one
+// deal runs it at a time, without the lock: the others use the previous
+// list, or, before there is one, wait for it (a thousand judges arriving
+// at once must not run it a thousand times).
 type storedPairs struct {
-	mu         sync.Mutex
-	pairs      [][2]string
-	loadedAt   time.Time
-	refreshing bool
+	mu       sync.Mutex
+	pairs    [][2]string
+	loadedAt time.Time
+	// loading is closed when the refresh under way ends; nil when none is.
+	loading chan struct{}
 }
 
 func (s *storedPairs) get(ctx context.Context, e *Engine) ([][2]string, error) {
 	s.mu.Lock()
-	fresh := s.pairs != nil && e.now().Sub(s.loadedAt) < promptsMaxAge
-	if fresh || (s.pairs != nil && s.refreshing) {
+	for s.pairs == nil && s.loading != nil {
+		wait := s.loading
+		s.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		s.mu.Lock()
+	}
+	if s.pairs != nil && (s.loading != nil || e.now().Sub(s.loadedAt) < promptsMaxAge) {
 		defer s.mu.Unlock()
 		return s.pairs, nil
 	}
-	s.refreshing = true
+	done := make(chan struct{})
+	s.loading = done
 	s.mu.Unlock()
 	ps, err := e.db.StoredPairs(ctx, e.cfg.Runs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refreshing = false
+	s.loading = nil
+	close(done)
 	if err != nil {
 		return nil, err
 	}
