@@ -59,6 +59,13 @@ type Judging struct {
 	MessagesPerSecond float64     `toml:"messages_per_second"`
 	MessageBurst      int         `toml:"message_burst"`
 	Open              OpenJudging `toml:"open"`
+	// Pairing is how pairs of models are chosen: "adaptive" deals the pair
+	// whose next vote does most for separating the top FocusTop models
+	// (see package pairing), "uniform" every pair equally often.
+	Pairing string `toml:"pairing"`
+	// FocusTop is how many top models the decision separates from each
+	// other and from the rest; 0 means the whole ranking.
+	FocusTop int `toml:"focus_top"`
 }
 
 // OpenJudging lets anyone judge without an invite, under a cookie identity
@@ -89,6 +96,9 @@ const (
 
 	VoteOpensEnd     = "end"
 	VoteOpensPartial = "partial"
+
+	PairingAdaptive = "adaptive"
+	PairingUniform  = "uniform"
 )
 
 // DefaultJudging returns the judging settings of a config that sets none.
@@ -101,7 +111,8 @@ func DefaultJudging() Judging {
 		PingInterval: 25 * time.Second, PongTimeout: 60 * time.Second, WriteTimeout: 10 * time.Second,
 		ResumeWindow:      10 * time.Minute,
 		MessagesPerSecond: 20, MessageBurst: 40,
-		Open: OpenJudging{IPPerMinute: 30, IPBurst: 20, BattlesPerMinute: 20},
+		Open:    OpenJudging{IPPerMinute: 30, IPBurst: 20, BattlesPerMinute: 20},
+		Pairing: PairingAdaptive, FocusTop: 3,
 	}
 }
 
@@ -122,6 +133,7 @@ func (j *Judging) Validate() error {
 		{"reveal", j.Reveal, []string{RevealAfterVote, RevealAfterSession, RevealNever}},
 		{"pace", j.Pace, []string{PaceRecorded, PaceInstant}},
 		{"vote_opens", j.VoteOpens, []string{VoteOpensEnd, VoteOpensPartial}},
+		{"pairing", j.Pairing, []string{PairingAdaptive, PairingUniform}},
 	} {
 		if !slices.Contains(c.allowed, c.value) {
 			return ringside.FieldError("judging."+c.key, "%q is not one of %s", c.value, strings.Join(c.allowed, ", "))
@@ -139,6 +151,7 @@ func (j *Judging) Validate() error {
 		{"message_burst", j.MessageBurst, 1},
 		{"open.quota", j.Open.Quota, 0},
 		{"open.ip_burst", j.Open.IPBurst, 1},
+		{"focus_top", j.FocusTop, 0},
 	} {
 		if c.value < c.min {
 			return ringside.FieldError("judging."+c.key, "must be at least %d", c.min)

@@ -52,6 +52,9 @@ type Engine struct {
 	// onVote is told of every vote committed, after it is durable (the
 	// leaderboard's live updates).
 	onVote func()
+
+	// pairer chooses pairs under judging.pairing = "adaptive".
+	pairer *pairer
 }
 
 // Deps are what an Engine needs beyond the database and the config; the
@@ -106,11 +109,11 @@ func New(db *store.DB, cfg *config.Config, d Deps) *Engine {
 	e := &Engine{
 		db: db, writes: db.NewGroupWriter(64), cfg: cfg.Judging, dims: cfg.Dimensions,
 		logger: d.Logger, now: d.Now, ctx: ctx, cancel: cancel, sessions: map[string]*session{},
-		onVote: d.OnVote,
+		onVote: d.OnVote, pairer: newPairer(db, cfg.Judging),
 	}
 	rnd := &lockedRand{r: rand.New(d.Rand)}
 	if cfg.Judging.Source == config.SourceStored {
-		e.source = &storedSource{e: e, rand: rnd}
+		e.source = &storedSource{e: e, rand: rnd, pairs: &storedPairs{}}
 	} else {
 		e.source = newLiveSource(e, cfg, d.Streamers, rnd)
 	}

@@ -27,6 +27,7 @@ type liveSource struct {
 	mu       sync.Mutex
 	prompts  []ringside.Prompt
 	loadedAt time.Time
+	pairs    [][2]string // every pair of names, for adaptive pairing
 }
 
 // promptsMaxAge is how long the prompt list is cached: an import while the
@@ -87,9 +88,13 @@ func (l *liveSource) deal(ctx context.Context, judgeID string) (*deal, error) {
 		// answer differently each time a prompt comes round.
 		sample = r.IntN(1 << 30)
 	})
+	propensity, err := l.adaptivePair(ctx, &pair)
+	if err != nil {
+		return nil, err
+	}
 	b := &ringside.Battle{Source: ringside.SourceLive, PromptID: p.ID, PromptSet: p.Set, Sample: sample,
 		ModelA: pair.A, ModelB: pair.B, Category: p.Category, Kind: p.Kind, Tags: p.Tags}
-	if err := l.e.writes.DealBattle(ctx, b, true, judgeID); err != nil {
+	if err := l.e.writes.DealBattleDrawn(ctx, b, true, judgeID, propensity); err != nil {
 		return nil, err
 	}
 	f := newFeed(l.e.displayPace(), l.e.now())

@@ -351,6 +351,9 @@ func (s *session) vote(ctx context.Context, c Conn, in *VoteRequest) {
 	}
 	if !duplicate {
 		s.votes++
+		if isCur {
+			s.e.pairer.observe(cur.battle, v.Winner)
+		}
 		s.e.onVote()
 	}
 	var battle *ringside.Battle

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/config"
+	"github.com/ringside-eval/ringside/store"
 )
 
 // storedSource deals battles that `ringside run` stored, least-dealt first,
@@ -17,19 +18,33 @@ import (
 // recorded pace or at once (judging.pace); either way both sides show
 // together, never at their models' own speed.
 type storedSource struct {
-	e    *Engine
-	rand *lockedRand
+	e     *Engine
+	rand  *lockedRand
+	pairs *storedPairs // under adaptive pairing
 }
 
 // storedCandidates is how many least-dealt battles a deal draws among.
 const storedCandidates = 32
 
 func (s *storedSource) deal(ctx context.Context, judgeID string) (*deal, error) {
+	if s.e.cfg.Pairing == config.PairingAdaptive {
+		return s.dealAdaptive(ctx, judgeID)
+	}
 	cands, err := s.e.db.StoredCandidates(ctx, judgeID, s.e.cfg.Runs, storedCandidates)
 	if err != nil {
 		return nil, err
 	}
-	// Draw among the least-dealt, so judges spread over the battles.
+	d, err := s.tryCandidates(ctx, judgeID, cands, 0)
+	if err != nil || d != nil {
+		return d, err
+	}
+	return nil, ringside.Errorf(ringside.ENOTFOUND, "no stored battles left to judge")
+}
+
+// tryCandidates deals the first of cands that can be shown, drawing among
+// the least-dealt so that judges spread over the battles; nil when none
+// can.
+func (s *storedSource) tryCandidates(ctx context.Context, judgeID string, cands []store.StoredCandidate, propensity float64) (*deal, error) {
 	least := 0
 	for least < len(cands) && cands[least].Dealt == cands[0].Dealt {
 		least++
@@ -38,7 +53,7 @@ func (s *storedSource) deal(ctx context.Context, judgeID string) (*deal, error) 
 		r.Shuffle(least, func(i, k int) { cands[i], cands[k] = cands[k], cands[i] })
 	})
 	for _, c := range cands {
-		d, err := s.try(ctx, judgeID, c.BattleID)
+		d, err := s.try(ctx, judgeID, c.BattleID, propensity)
 		if err == nil {
 			return d, nil
 		}
@@ -48,10 +63,10 @@ func (s *storedSource) deal(ctx context.Context, judgeID string) (*deal, error) 
 			return nil, err
 		}
 	}
-	return nil, ringside.Errorf(ringside.ENOTFOUND, "no stored battles left to judge")
+	return nil, nil
 }
 
-func (s *storedSource) try(ctx context.Context, judgeID, battleID string) (*deal, error) {
+func (s *storedSource) try(ctx context.Context, judgeID, battleID string, propensity float64) (*deal, error) {
 	b, err := s.e.db.Battle(ctx, battleID)
 	if err != nil {
 		return nil, err
@@ -60,7 +75,7 @@ func (s *storedSource) try(ctx context.Context, judgeID, battleID string) (*deal
 	if err != nil {
 		return nil, err
 	}
-	if err := s.e.writes.DealBattle(ctx, b, false, judgeID); err != nil {
+	if err := s.e.writes.DealBattleDrawn(ctx, b, false, judgeID, propensity); err != nil {
 		return nil, err
 	}
 	if s.e.cfg.Pace == config.PaceInstant {

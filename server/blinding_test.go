@@ -178,7 +178,13 @@ func timeBattle(j *judge, b frame) ([2]seenSide, *frame) {
 		index           = map[string]int{"a": 0, "b": 1}
 	)
 	for !(ended[0] && ended[1] && open) {
-		f := j.read()
+		// Virtual time: a generous wait costs nothing, and a model busy
+		// with its earlier battles' streams (which run to their end) may
+		// take a while to start the next one.
+		f, err := j.tryRead(2 * time.Minute)
+		if err != nil {
+			j.t.Fatalf("read: %v (frames so far: %s)", err, j.shortLog())
+		}
 		if f.BattleID != b.BattleID {
 			j.t.Fatalf("frame for another battle: %s", f.raw)
 		}

@@ -36,6 +36,10 @@ import (
 // docs/performance.md has the command and the figures; run it with
 // -benchtime=Nx, since every round starts a server and its judges anew.
 // RINGSIDE_BENCH_JUDGES sets the number of judges (default 1000).
+// RINGSIDE_BENCH_SOURCE=stored deals stored battles instead (100,000 of
+// them by default, RINGSIDE_BENCH_BATTLES, between eight models, played
+// instantly), and RINGSIDE_BENCH_PAIRING chooses judging.pairing
+// (default adaptive).
 func BenchmarkJudgingLoad(b *testing.B) {
 	judges := 1000
 	if n, err := strconv.Atoi(os.Getenv("RINGSIDE_BENCH_JUDGES")); err == nil && n > 0 {
@@ -57,6 +61,18 @@ func BenchmarkJudgingLoad(b *testing.B) {
 // judgingLoad is one run of BenchmarkJudgingLoad; rate 0 is unpaced.
 func judgingLoad(b *testing.B, judges int, rate float64) {
 	dbPath, tokens := prepareDB(b, judges)
+	if os.Getenv("RINGSIDE_BENCH_SOURCE") == "stored" {
+		battles := 100_000
+		if n, err := strconv.Atoi(os.Getenv("RINGSIDE_BENCH_BATTLES")); err == nil && n > 0 {
+			battles = n
+		}
+		fillStoredBattles(b, dbPath, battles)
+		pairing := os.Getenv("RINGSIDE_BENCH_PAIRING")
+		if pairing == "" {
+			pairing = "adaptive"
+		}
+		b.Setenv(envServeJudging, "stored,"+pairing)
+	}
 	srv := startChild(b, dbPath, "sim")
 	defer srv.stop(b)
 

@@ -32,6 +32,7 @@ type Server struct {
 	// boards caches leaderboards until they do.
 	events *events
 	boards leaderboardCache
+	plans  planCache
 	// adminFailures limits wrong admin tokens per client address.
 	adminFailures *adminFailures
 }

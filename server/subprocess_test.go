@@ -65,6 +65,7 @@ func serveChild(dbPath, models string) error {
 	cfg.PromptSets = []config.PromptSet{{Name: "examples", File: "builtin"}}
 	cfg.Judging.MessagesPerSecond = 1000
 	cfg.Judging.MessageBurst = 1000
+	applyServeJudging(&cfg.Judging)
 	streamers := map[string]ringside.Streamer{}
 	if models == "sim" {
 		// The demo's simulated models, answering after a short time to first

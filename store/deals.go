@@ -23,7 +23,7 @@ const (
 	qSavepoint  = "SAVEPOINT op"
 	qRollbackTo = "ROLLBACK TO op"
 	qRelease    = "RELEASE op"
-	qInsertDeal = "INSERT INTO deals (battle_id, judge_id, state, dealt_at) VALUES ($1, $2, 'open', $3)"
+	qInsertDeal = "INSERT INTO deals (battle_id, judge_id, state, dealt_at, propensity) VALUES ($1, $2, 'open', $3, $4)"
 	qCloseDeal  = "UPDATE deals SET state = $3, closed_at = $4 WHERE battle_id = $1 AND judge_id = $2 AND state = 'open'"
 	qDealState  = `SELECT d.state, j.revoked_at IS NOT NULL FROM deals d JOIN judges j ON j.id = d.judge_id
 		WHERE d.battle_id = $1 AND d.judge_id = $2`
@@ -60,6 +60,13 @@ type Deal struct {
 // when it is new (a live battle: no run, no generations yet). Dealing the
 // same battle to the same judge twice is ECONFLICT.
 func (g *GroupWriter) DealBattle(ctx context.Context, b *ringside.Battle, isNew bool, judgeID string) error {
+	return g.DealBattleDrawn(ctx, b, isNew, judgeID, 0)
+}
+
+// DealBattleDrawn is DealBattle for a battle whose pair was drawn with
+// probability propensity (see package pairing), which the deal keeps; 0
+// stores none.
+func (g *GroupWriter) DealBattleDrawn(ctx context.Context, b *ringside.Battle, isNew bool, judgeID string, propensity float64) error {
 	if isNew {
 		if err := b.Validate(); err != nil {
 			return err
@@ -77,7 +84,7 @@ func (g *GroupWriter) DealBattle(ctx context.Context, b *ringside.Battle, isNew 
 				return err
 			}
 		}
-		return g.insertDeal(ctx, tx, b.ID, judgeID, g.db.Now())
+		return g.insertDeal(ctx, tx, b.ID, judgeID, g.db.Now(), propensity)
 	})
 }
 
@@ -117,9 +124,13 @@ func (g *GroupWriter) insertLiveGeneration(ctx context.Context, tx *sql.Tx, gen 
 	return err
 }
 
-func (g *GroupWriter) insertDeal(ctx context.Context, tx *sql.Tx, battleID, judgeID string, now time.Time) error {
+func (g *GroupWriter) insertDeal(ctx context.Context, tx *sql.Tx, battleID, judgeID string, now time.Time, propensity float64) error {
+	var p any
+	if propensity > 0 {
+		p = propensity
+	}
 	_, err := g.exec(ctx, tx, qInsertDeal,
-		battleID, judgeID, formatTime(now))
+		battleID, judgeID, formatTime(now), p)
 	switch {
 	case isUniqueViolation(err):
 		return ringside.Errorf(ringside.ECONFLICT, "battle %s was already dealt to this judge", battleID)

@@ -24,7 +24,7 @@ func TestMigration006CountsDealsAlreadyStored(t *testing.T) {
 	for _, q := range []string{
 		"DROP TRIGGER deals_counted_insert", "DROP TRIGGER deals_counted_update", "DROP TRIGGER deals_counted_delete",
 		"DROP TRIGGER battles_failed_side_insert", "DROP TRIGGER battles_failed_side_update",
-		"DROP INDEX battles_to_deal", "ALTER TABLE battles DROP COLUMN dealt", "ALTER TABLE battles DROP COLUMN failed_side",
+		"DROP INDEX battles_to_deal", "DROP INDEX battles_pair_to_deal", "ALTER TABLE battles DROP COLUMN dealt", "ALTER TABLE battles DROP COLUMN failed_side",
 		"DELETE FROM schema_migrations WHERE version = 6",
 		// What version 5 could hold: three battles of a run, one with a
 		// failed side, and deals in every state.

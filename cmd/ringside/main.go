@@ -62,6 +62,7 @@ func commands() map[string]command {
 		"judge":   {"apply a rule or LLM judge to stored battles", (*Main).judgeCmd},
 		"rank":    {"print the leaderboard", (*Main).rankCmd},
 		"judges":  {"measure the judges: agreement, bias, speed, gold; flags and exclusions", (*Main).judgesCmd},
+		"plan":    {"say how many more votes the decision needs", (*Main).planCmd},
 		"invite":  {"create a judge and print their judge-page link", (*Main).inviteCmd},
 		"export":  {"export battles, the leaderboard, generations or votes", (*Main).exportCmd},
 		"compare": {"check a candidate model against a baseline (exit 1 when worse)", (*Main).compareCmd},

@@ -4,6 +4,7 @@
 import "../shared/dashboard.css";
 import { getJSON, HTTPError } from "../shared/api";
 import { byId, el, fmt, pct, subscribeChanges, watchCSP } from "../shared/dashboard";
+import { type Plan, renderPlan } from "./plan";
 
 watchCSP();
 
@@ -224,9 +225,13 @@ async function loadAgreement(): Promise<void> {
   );
 }
 
+async function loadPlan(): Promise<void> {
+  renderPlan(await api<Plan>("/api/admin/plan"));
+}
+
 async function loadAll(): Promise<void> {
   try {
-    await Promise.all([loadRuns(), loadJudges(), loadModels(), loadAgreement()]);
+    await Promise.all([loadRuns(), loadJudges(), loadModels(), loadAgreement(), loadPlan()]);
     document.body.dataset.state = "ready";
     byId("live").textContent = `updated ${new Date().toLocaleTimeString()}`;
   } catch (err) {

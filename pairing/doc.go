@@ -1,0 +1,51 @@
+// Package pairing decides which two models a human judge is shown next, and
+// how many more votes a decision needs.
+//
+// # The rule
+//
+// Chatbot Arena's active sampling (Chiang et al. 2024, section 5) deals a
+// pair with probability proportional to how much one more battle of that
+// pair would shrink the confidence interval of its win rate,
+// √(Σ/n) − √(Σ/(n+1)). Two things about it waste votes. It treats every pair
+// alike, so that the order of the bottom of the board, which nobody asked
+// about, gets as much care as the top; and it looks at each pair's own
+// count only, although a vote on (a, c) also narrows a's rating and so
+// every interval a takes part in.
+//
+// Adaptive dealing here asks what the team decides: that the top focus_top
+// models are separated, each one's interval wholly above the next one's
+// (focus_top 0: every neighbour in the ranking). The Tracker keeps the
+// Bradley-Terry fit of the votes so far and its covariance Σ (the inverse
+// Fisher information, with a weak prior so that it exists from the first
+// vote). For each boundary k of the decision, between the k-th model u and
+// the model v below it whose interval reaches highest, the vote that one
+// more battle of (a, b) would add is a rank-one update of the information,
+// p(1−p)·(e_a−e_b)(e_a−e_b)ᵀ, and shrinks the variance of a centred rating
+// c by p(1−p)(cᵀΣd)²/(1+p(1−p)dᵀΣd): exactly, for every model at once,
+// through the whole comparison graph. A pair's score is the shrinkage of the
+// interval half-widths of u and v summed over the boundaries, each weighted
+// by how far that boundary is from being separated (a boundary already
+// clear by a wide margin weighs little). Pairs are dealt in proportion to
+// their score, not greedily: a thousand judges asking at once must not all
+// get the same pair, and every deal must have a known probability.
+//
+// # Guarantees
+//
+// Every pair keeps a floor: a share Floor of the probability is spread
+// evenly over all pairs, so a misestimated fit is corrected by the votes it
+// did not ask for, and every deal's probability is at least Floor/pairs. A
+// model with fewer than Placement battles (a new model, or one just added)
+// is placed first: half of the rest of the probability goes to its pairs,
+// evenly over its opponents, until it has them. The probability each deal
+// was drawn with is returned (Choice.Propensity) and stored with the deal,
+// so that a leaderboard can weight each vote by its inverse (WeightedFit):
+// an estimate of what uniform dealing would have given, even if the model
+// is wrong about the judges.
+//
+// # State
+//
+// A Tracker holds per-pair counts, updated in O(1) as votes commit, and
+// refits from those counts (a few Newton steps from the previous fit, O(m³)
+// for m models, never a pass over the votes) when enough votes have come in
+// since the last fit.
+package pairing
