@@ -52,6 +52,9 @@ func (c *Config) Validate() error {
 	if err := c.validateJudges(names); err != nil {
 		return err
 	}
+	if err := c.validateJudgingModels(names); err != nil {
+		return err
+	}
 	if c.Rank.Bootstrap < 0 {
 		return ringside.FieldError("rank.bootstrap", "must not be negative")
 	}

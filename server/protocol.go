@@ -76,6 +76,7 @@ type battleMsg struct {
 	Dimensions []string           `json:"dimensions"`
 	Progress   progress           `json:"progress"`
 	Resumed    bool               `json:"resumed,omitempty"`
+	Chat       *chatView          `json:"chat,omitempty"`
 }
 
 type deltaMsg struct {
@@ -112,6 +113,7 @@ type votedMsg struct {
 	Duplicate  bool                       `json:"duplicate,omitempty"`
 	Reveal     *reveal                    `json:"reveal,omitempty"`
 	Progress   progress                   `json:"progress"`
+	Turn       int                        `json:"turn,omitempty"`
 }
 
 type revealedMsg struct {
@@ -142,6 +144,8 @@ type inMsg struct {
 	Winner     string            `json:"winner"`
 	Dimensions map[string]string `json:"dimensions"`
 	Reason     string            `json:"reason"`
+	// Text is the question of ask and follow_up.
+	Text string `json:"text"`
 }
 
 // encode marshals a server frame. The frames are plain structs of strings,
