@@ -31,6 +31,11 @@ Exports what the database holds, to standard output or -o FILE:
   generations  every generation with its output and measurements, as jsonl
                (default) or csv.
   checks       every rules-judge check result, as jsonl (default) or csv.
+  prompts      a prompt set (--set, default judging.chat_set: the questions
+               judges asked in chat battles) as a prompt-set file that
+               "ringside run" reads unchanged; --min-judges N keeps prompts
+               voted on by at least N judges, --picked those picked on the
+               admin page.
 
 --run NAME keeps one run's battles, votes, generations and checks.`
 
@@ -41,12 +46,14 @@ var exportFormats = map[string][]string{
 	"votes":       {"jsonl", "csv", "dpo"},
 	"generations": {"jsonl", "csv"},
 	"checks":      {"jsonl", "csv"},
+	"prompts":     {"jsonl"},
 }
 
 func (m *Main) exportCmd(ctx context.Context, args []string) error {
-	fs := m.newFlagSet("export", "battles|leaderboard|votes|generations|checks [--format F] [-o FILE] [--db F] [--run NAME] [--config F]", exportAbout)
+	fs := m.newFlagSet("export", "battles|leaderboard|votes|generations|checks|prompts [--format F] [-o FILE] [--db F] [--run NAME] [--config F]", exportAbout)
 	rf := addRankFlags(fs, "", true)
 	judgeKind := fs.String("judge-kind", ringside.JudgeHuman, "votes --format dpo: the judges whose votes count: human, rules, llm or any")
+	pf := addPromptExportFlags(fs)
 	if err := m.parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -65,7 +72,7 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 	what := rest[0]
 	formats, ok := exportFormats[what]
 	if !ok {
-		return ringside.Errorf(ringside.EINVALID, "cannot export %q: use battles, leaderboard, votes, generations or checks", what)
+		return ringside.Errorf(ringside.EINVALID, "cannot export %q: use battles, leaderboard, votes, generations, checks or prompts", what)
 	}
 	if rf.format == "" {
 		rf.format = formats[0]
@@ -104,6 +111,8 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 			return exportVotes(ctx, db, runID, rf.format, w)
 		case "generations":
 			return exportGenerations(ctx, db, runID, rf.format, w)
+		case "prompts":
+			return exportPrompts(ctx, db, cfg, pf, w)
 		default:
 			return exportChecks(ctx, db, runID, rf.format, w)
 		}
