@@ -19,6 +19,7 @@ func (s *Server) registerAdminRoutes(admin *echo.Group) {
 	admin.PATCH("/judges/:id", s.handleSetJudgeQuota)
 	admin.GET("/models", s.handleAdminModels)
 	admin.GET("/agreement", s.handleAdminAgreement)
+	s.registerChatAdminRoutes(admin)
 }
 
 // handleAdminRuns is GET /api/admin/runs: every run, newest first, with
