@@ -63,7 +63,8 @@ func (c ChatCategory) Regexp() (*regexp.Regexp, error) {
 	for i, k := range c.Keywords {
 		words[i] = regexp.QuoteMeta(strings.TrimSpace(k))
 	}
-	return regexp.Compile(`(?i)\b(?:` + strings.Join(words, "|") + `)\b`)
+	// Not \b: a keyword may end in a symbol ("c++"), where \b never matches.
+	return regexp.Compile(`(?i)(?:^|[^\pL\pN_])(?:` + strings.Join(words, "|") + `)(?:$|[^\pL\pN_])`)
 }
 
 func (c *ChatJudging) validate() error {

@@ -298,3 +298,61 @@ func TestChatGuardrails(t *testing.T) {
 		t.Fatalf("past the budget: %s", e.raw)
 	}
 }
+
+// An identity question is allowed; an answer naming its model marks the
+// conversation by the rule every battle follows. The question gets its
+// category from the rules and is harvested.
+func TestChatIdentityLeakAndCategory(t *testing.T) {
+	z, q := &chatModel{voice: "I am " + modelZephyr.Name + "."}, &chatModel{voice: "Osprey"}
+	h := chatModels(t, func(c *config.Config) {
+		c.Judging.Chat.Categories = []config.ChatCategory{{Name: "identity", Keywords: []string{"who"}}}
+	}, z, q)
+	j := h.dial(h.invite("eve", 0))
+	j.send(map[string]string{"type": "next"})
+	j.until("chat")
+	j.send(map[string]string{"type": "ask", "text": "Who are you, really?"})
+	b := j.until("battle")
+	j.follow(b.BattleID)
+	stored := h.stored(b.BattleID)
+	if !stored.IdentityLeak || stored.Category != "identity" || stored.Kind != ringside.KindUser {
+		t.Fatalf("battle %+v: want identity_leak, category identity, kind user", stored)
+	}
+	p, err := h.db.Prompt(context.Background(), "arena", stored.PromptID)
+	if err != nil || p.Category != "identity" {
+		t.Fatalf("harvested %+v, %v", p, err)
+	}
+}
+
+// Mixed sources: a deal draws chat or live by weight, and a source with
+// nothing to deal gives way to the others.
+func TestChatMixedWithOtherSources(t *testing.T) {
+	z, q := &chatModel{voice: "Kestrel"}, &chatModel{voice: "Osprey"}
+	h := chatModels(t, func(c *config.Config) {
+		c.Judging.Sources = map[string]float64{config.SourceLive: 1, config.SourceChat: 1}
+	}, z, q)
+	j := h.dial(h.invite("fay", 0))
+	seen := map[string]int{}
+	for i := 0; i < 20 && (seen["chat"] == 0 || seen["battle"] == 0); i++ {
+		j.send(map[string]string{"type": "next"})
+		f := j.read()
+		seen[f.Type]++
+		if f.Type == "chat" {
+			j.send(map[string]string{"type": "ask", "text": fmt.Sprintf("Question %d?", i)})
+			f = j.until("battle")
+		}
+		j.follow(f.BattleID)
+		j.vote(f.BattleID, "tie")
+	}
+	if seen["chat"] == 0 || seen["battle"] == 0 {
+		t.Fatalf("deals seen: %v, want both chat and live", seen)
+	}
+
+	h2 := chatModels(t, func(c *config.Config) {
+		c.Judging.Sources = map[string]float64{config.SourceStored: 100, config.SourceChat: 1}
+	}, z, q)
+	j2 := h2.dial(h2.invite("gus", 0))
+	j2.send(map[string]string{"type": "next"})
+	if f := j2.read(); f.Type != "chat" {
+		t.Fatalf("no stored battles: %s, want the chat offer", f.raw)
+	}
+}
