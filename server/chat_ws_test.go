@@ -5,13 +5,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/battlefile"
 	"github.com/ringside-eval/ringside/config"
+	"github.com/ringside-eval/ringside/server"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -355,4 +361,72 @@ func TestChatMixedWithOtherSources(t *testing.T) {
 	if f := j2.read(); f.Type != "chat" {
 		t.Fatalf("no stored battles: %s, want the chat offer", f.raw)
 	}
+}
+
+// After a restart, a conversation whose last turn was answered resumes
+// from the database with every turn: nothing acknowledged is lost.
+func TestChatResumesAfterRestart(t *testing.T) {
+	z, q := &chatModel{voice: "Kestrel"}, &chatModel{voice: "Osprey"}
+	h := chatModels(t, nil, z, q)
+	token := h.invite("hal", 0)
+	j := h.dial(token)
+	j.send(map[string]string{"type": "next"})
+	j.until("chat")
+	j.send(map[string]string{"type": "ask", "text": "What is BGP?"})
+	b := j.until("battle")
+	j.follow(b.BattleID)
+	j.send(map[string]string{"type": "follow_up", "battle_id": b.BattleID, "text": "Why does it flap?"})
+	j.until("turn")
+	if turns, err := h.db.ChatTurns(context.Background(), b.BattleID); err != nil || len(turns) != 2 {
+		t.Fatalf("the follow-up was acknowledged but not stored: %+v, %v", turns, err)
+	}
+	j.follow(b.BattleID)
+	// The second turn's answers are stored beside the judge's view (as
+	// h.stored waits for a live battle's).
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		stored, err := h.db.Battle(context.Background(), b.BattleID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(stored.Extra), `"turn":2`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second turn's answers were never stored")
+		}
+	}
+	j.ws.Close()
+
+	h2 := restartHarness(t, h, map[string]ringside.Streamer{modelZephyr.Name: z, modelQuill.Name: q})
+	j2 := h2.dial(token)
+	j2.send(map[string]string{"type": "next"})
+	again := j2.until("battle")
+	c := decodeChat(t, again)
+	if again.BattleID != b.BattleID || c.Chat == nil || c.Chat.Turn != 2 || len(c.Chat.Earlier) != 1 ||
+		c.Chat.Earlier[0].Question != "What is BGP?" || again.Messages[0].Content != "Why does it flap?" {
+		t.Fatalf("after the restart: %s", again.raw)
+	}
+	w := j2.follow(b.BattleID)
+	if !strings.Contains(w.text["a"], "turn 2") || !strings.Contains(w.text["b"], "turn 2") {
+		t.Fatalf("second turn after the restart: %+v", w.text)
+	}
+	if v := j2.vote(b.BattleID, "b"); !strings.Contains(v.raw, `"turn":2`) {
+		t.Fatalf("voted = %s", v.raw)
+	}
+}
+
+// restartHarness closes h's server and starts another on the same
+// database and config, as a restarted process would.
+func restartHarness(t *testing.T, h *harness, streamers map[string]ringside.Streamer) *harness {
+	t.Helper()
+	h.srv.Close()
+	h.ts.Close()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv := server.New(h.db, h.cfg, logger, server.WithStreamers(streamers), server.WithRandSource(rand.NewPCG(3, 4)))
+	ts := httptest.NewServer(srv.Echo)
+	t.Cleanup(func() {
+		srv.Close()
+		ts.Close()
+	})
+	return &harness{t: t, db: h.db, srv: srv, ts: ts, cfg: h.cfg, socketEnded: make(chan struct{}, 1)}
 }

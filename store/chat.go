@@ -17,6 +17,12 @@ import (
 // (conversation_a, conversation_b, turn), where the battle export writes
 // it in the Chatbot Arena battle format.
 
+// singleTurn keeps out of a query the chat battles with follow-ups, whose
+// answers belong to a conversation the battle's prompt does not hold: what
+// reads a battle as one prompt and two outputs (an LLM judge, preference
+// pairs) would judge the last answers against the first question.
+const singleTurn = `NOT EXISTS (SELECT 1 FROM chat_turns t WHERE t.battle_id = b.id AND t.turn > 1)`
+
 // StartChat stores a new chat battle dealt to the judge, its first
 // question, and the question as a prompt of the chat set (kept once however
 // often it is asked, so counting the judges who voted on it is a join).
