@@ -3,6 +3,7 @@ package ringside
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -60,7 +61,7 @@ func (b *Battle) Validate() error {
 		return FieldError("source", "%q is not one of run, live, import", b.Source)
 	}
 	if b.Kind != "" && !slices.Contains(Kinds, b.Kind) {
-		return FieldError("kind", "%q is not one of typical, edge, adversarial", b.Kind)
+		return FieldError("kind", "%q is not one of %s", b.Kind, strings.Join(Kinds, ", "))
 	}
 	if b.Sample < 0 {
 		return FieldError("sample", "must not be negative")

@@ -19,10 +19,12 @@ const (
 	KindTypical     = "typical"
 	KindEdge        = "edge"
 	KindAdversarial = "adversarial"
+	// KindUser is a question a judge wrote in a chat battle (the harvest).
+	KindUser = "user"
 )
 
 // Kinds lists the prompt kinds in display order.
-var Kinds = []string{KindTypical, KindEdge, KindAdversarial}
+var Kinds = []string{KindTypical, KindEdge, KindAdversarial, KindUser}
 
 // Prompt is one input of a prompt set.
 type Prompt struct {
@@ -101,7 +103,7 @@ func (p *Prompt) Validate() error {
 		p.Kind = KindTypical
 	}
 	if !slices.Contains(Kinds, p.Kind) {
-		return FieldError("kind", "%q is not one of typical, edge, adversarial", p.Kind)
+		return FieldError("kind", "%q is not one of %s", p.Kind, strings.Join(Kinds, ", "))
 	}
 	for i := range p.Checks {
 		c := &p.Checks[i]

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/ringside-eval/ringside"
 )
@@ -253,7 +254,7 @@ func setAnony(d *decoder, r *Record, key, raw []byte) error {
 
 func setKind(d *decoder, r *Record, key, raw []byte) (err error) {
 	if r.Kind, err = d.str(key, raw, true); err == nil && r.Kind != "" && !slices.Contains(ringside.Kinds, r.Kind) {
-		err = ringside.FieldError("kind", "%q is not one of typical, edge, adversarial", r.Kind)
+		err = ringside.FieldError("kind", "%q is not one of %s", r.Kind, strings.Join(ringside.Kinds, ", "))
 	}
 	return err
 }

@@ -16,6 +16,16 @@ type Judging struct {
 	// on a prompt when a judge asks; "stored" deals battles that
 	// `ringside run` produced.
 	Source string `toml:"source"`
+	// Sources mixes sources by weight ({live = 3, chat = 1}): each deal
+	// draws one. When set, it replaces Source.
+	Sources map[string]float64 `toml:"sources"`
+	// Models are the candidates dealt to people (see Config.JudgingPool);
+	// Weights bias the draw, over run.weights.
+	Models  []string           `toml:"models"`
+	Weights map[string]float64 `toml:"weights"`
+	// ChatSet is the prompt set judges' own questions are stored in.
+	ChatSet string      `toml:"chat_set"`
+	Chat    ChatJudging `toml:"chat"`
 	// Runs limits stored battles to these runs (all runs when empty).
 	Runs []string `toml:"runs"`
 	// Reveal is when a judge learns which model wrote which side:
@@ -113,6 +123,7 @@ func DefaultJudging() Judging {
 		MessagesPerSecond: 20, MessageBurst: 40,
 		Open:    OpenJudging{IPPerMinute: 30, IPBurst: 20, BattlesPerMinute: 20},
 		Pairing: PairingAdaptive, FocusTop: 3,
+		ChatSet: DefaultChatSet, Chat: DefaultChat(),
 	}
 }
 
@@ -125,11 +136,14 @@ func (j *Judging) Validate() error {
 	if err := j.validatePacing(); err != nil {
 		return err
 	}
+	if err := j.validateSources(); err != nil {
+		return err
+	}
 	for _, c := range []struct {
 		key, value string
 		allowed    []string
 	}{
-		{"source", j.Source, []string{SourceLive, SourceStored}},
+		{"source", j.Source, []string{SourceLive, SourceStored, SourceChat}},
 		{"reveal", j.Reveal, []string{RevealAfterVote, RevealAfterSession, RevealNever}},
 		{"pace", j.Pace, []string{PaceRecorded, PaceInstant}},
 		{"vote_opens", j.VoteOpens, []string{VoteOpensEnd, VoteOpensPartial}},

@@ -56,6 +56,9 @@ func (c *Config) Validate() error {
 	if c.Rank.CompareMinSliceBattles < 0 {
 		return ringside.FieldError("rank.compare_min_slice_battles", "must not be negative")
 	}
+	if err := c.validateJudgingModels(names); err != nil {
+		return err
+	}
 	if c.Rank.Bootstrap < 0 {
 		return ringside.FieldError("rank.bootstrap", "must not be negative")
 	}

@@ -22,6 +22,13 @@ type Conn interface {
 	Open(battleID string) bool
 	Voted(Voted)
 	Done(Done)
+	// Chat offers the judge a chat battle: the judge writes the question.
+	Chat(ChatOffer)
+	// Turn starts a follow-up turn of the chat battle being shown; the
+	// Delta, End and Open that follow are the new turn's.
+	Turn(ChatTurn) bool
+	// Suggestion answers the judge's request for a question.
+	Suggestion(text string)
 	// Error refuses what the judge asked; message is safe to show.
 	Error(code, message, battleID string)
 	// Close ends the connection for why.
@@ -68,6 +75,8 @@ type Battle struct {
 	Dimensions []string
 	Progress   Progress
 	Resumed    bool
+	// Chat is set for a chat battle: its turns so far.
+	Chat *ChatView
 }
 
 // Reveal names the models of a battle; it is sent only after the vote.
@@ -89,6 +98,8 @@ type Voted struct {
 	Progress   Progress
 	Changeable bool
 	Corrected  bool
+	// Turn is the turn a chat battle was voted at (0 for other battles).
+	Turn int
 }
 
 // Reasons a session is done.

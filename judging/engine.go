@@ -31,6 +31,8 @@ type Engine struct {
 	logger *slog.Logger
 	now    func() time.Time
 	source battleSource
+	// chat holds the candidates and guardrails of chat battles.
+	chat *chatRules
 
 	// ctx lives as long as the engine: live streams run under it, so that
 	// they outlast the connection of the judge who asked for them.
@@ -112,11 +114,8 @@ func New(db *store.DB, cfg *config.Config, d Deps) *Engine {
 		onVote: d.OnVote, pairer: newPairer(db, cfg.Judging),
 	}
 	rnd := &lockedRand{r: rand.New(d.Rand)}
-	if cfg.Judging.Source == config.SourceStored {
-		e.source = &storedSource{e: e, rand: rnd, pairs: &storedPairs{}}
-	} else {
-		e.source = newLiveSource(e, cfg, d.Streamers, rnd)
-	}
+	e.chat = newChatRules(cfg, d.Streamers, rnd)
+	e.source = newSourceMix(e, cfg, d.Streamers, rnd)
 	return e
 }
 

@@ -76,6 +76,11 @@ func (r *recorder) Error(code, message, id string) {
 	r.add(event{kind: "error", code: code, battleID: id, text: message}, []string{code, message, id})
 }
 func (r *recorder) Close(why judging.Ending) { r.add(event{kind: "close", ending: why}, why) }
+func (r *recorder) Chat(o judging.ChatOffer) { r.add(event{kind: "chat"}, o) }
+func (r *recorder) Turn(t judging.ChatTurn) bool {
+	return r.add(event{kind: "turn", battleID: t.BattleID}, t)
+}
+func (r *recorder) Suggestion(text string) { r.add(event{kind: "suggestion"}, text) }
 
 // next returns the next call, failing the test after 5 s.
 func (r *recorder) next() event {

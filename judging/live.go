@@ -36,11 +36,13 @@ const promptsMaxAge = time.Minute
 
 func newLiveSource(e *Engine, cfg *config.Config, streamers map[string]ringside.Streamer, r *lockedRand) *liveSource {
 	l := &liveSource{e: e, models: map[string]ringside.Model{}, streamers: streamers,
-		weights: cfg.Run.Weights, rand: r}
-	for _, m := range cfg.Models {
-		if streamers[m.Name] != nil {
-			l.models[m.Name] = m
-			l.names = append(l.names, m.Name)
+		weights: cfg.JudgingWeights(), rand: r}
+	// The candidate pool, not every configured model: a model configured
+	// only for an LLM judge is no candidate (config.JudgingPool).
+	for _, name := range cfg.JudgingPool() {
+		if m, ok := cfg.Model(name); ok && streamers[name] != nil {
+			l.models[name] = m
+			l.names = append(l.names, name)
 		}
 	}
 	slices.Sort(l.names)

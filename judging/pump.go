@@ -16,6 +16,9 @@ type deal struct {
 	battle   *ringside.Battle
 	messages []ringside.Message
 	feed     *feed
+	// chat is the conversation of a chat battle; the deal is its current
+	// turn.
+	chat *chatConv
 	// stop ends the deal's replay, if it has one. Live streams are not
 	// stopped: they run to the end so their latency and cost are measured.
 	stop context.CancelFunc

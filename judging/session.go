@@ -34,6 +34,8 @@ type session struct {
 	changeable string
 	expire     *time.Timer
 	dropped    bool
+	// chat is a chat battle offered and not yet asked (chat_session.go).
+	chat chatPending
 }
 
 // load reads the judge's progress and open battle the first time the
@@ -66,7 +68,7 @@ func (s *session) resumeFromDB(ctx context.Context, open *store.Deal) *deal {
 	b, err := s.e.db.Battle(ctx, open.BattleID)
 	var d *deal
 	if err == nil {
-		d, err = s.e.resume(ctx, b)
+		d, err = s.resumeBattle(ctx, b)
 	}
 	if err != nil {
 		if ringside.ErrorCode(err) == ringside.EINTERNAL {
@@ -202,6 +204,10 @@ func (s *session) stopPump() {
 
 // show sends the deal's battle and starts streaming it.
 func (s *session) show(d *deal, resumed bool) {
+	if d.chat != nil {
+		s.showChat(d, resumed)
+		return
+	}
 	b := Battle{ID: d.battle.ID, Messages: d.messages, Dimensions: s.e.dims,
 		Progress: s.progress(), Resumed: resumed}
 	s.sendFn(func(c Conn) { c.Battle(b) })
@@ -229,11 +235,20 @@ func (s *session) dealNext(ctx context.Context) {
 		s.sendDone(ctx, DoneQuota)
 		return
 	}
+	if s.chat.offered {
+		s.offerChat() // the offer stands until the judge asks
+		return
+	}
 	if s.dealLimiter != nil && !s.dealLimiter.Allow() {
 		s.sendFn(func(c Conn) { c.Error(CodeRateLimited, "too many battles in a short time; wait a little", "") })
 		return
 	}
 	d, err := s.e.source.deal(ctx, s.judge.ID)
+	if errors.Is(err, errChat) {
+		s.chat.offered = true
+		s.offerChat()
+		return
+	}
 	if ringside.ErrorCode(err) == ringside.ENOTFOUND {
 		s.sendDone(ctx, DoneEmpty)
 		return
@@ -305,6 +320,10 @@ func (s *session) voidDeal(d *deal) {
 	if err := s.e.writes.CloseDeal(ctx, d.battle.ID, s.judge.ID, store.DealVoid); err != nil && ringside.ErrorCode(err) != ringside.ECONFLICT {
 		s.sendError(err, d.battle.ID)
 	}
+	if d.chat != nil {
+		// The judge keeps the question to try again, with a new pair.
+		s.chat = chatPending{offered: true, draft: d.chat.questions[len(d.chat.questions)-1]}
+	}
 	s.endCurrent()
 	if s.conn != nil && !s.dropped {
 		s.dealNext(ctx)
@@ -366,6 +385,9 @@ func (s *session) vote(ctx context.Context, c Conn, in *VoteRequest) {
 	if s.correctable() && (isCur || s.changeable == first.BattleID) {
 		s.changeable = first.BattleID
 		msg.Changeable = true
+	}
+	if isCur && cur.chat != nil {
+		msg.Turn = cur.chat.turn()
 	}
 	if s.e.cfg.Reveal == config.RevealAfterVote {
 		if battle == nil {

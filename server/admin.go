@@ -20,6 +20,7 @@ func (s *Server) registerAdminRoutes(admin *echo.Group) {
 	admin.GET("/models", s.handleAdminModels)
 	admin.GET("/agreement", s.handleAdminAgreement)
 	admin.GET("/plan", s.handleAdminPlan)
+	s.registerChatAdminRoutes(admin)
 }
 
 // handleAdminRuns is GET /api/admin/runs: every run, newest first, with

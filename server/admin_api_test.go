@@ -41,6 +41,9 @@ var adminRoutes = []struct{ method, url, body string }{
 	{"GET", "/api/admin/activity", ""},
 	{"GET", "/api/admin/models", ""},
 	{"GET", "/api/admin/agreement", ""},
+	{"GET", "/api/admin/pool", ""},
+	{"GET", "/api/admin/harvest", ""},
+	{"PUT", "/api/admin/harvest/q-1/pick", `{"picked":true}`},
 }
 
 // TestAdminRoutesWantTheToken: without the token, or with a wrong one,

@@ -24,12 +24,14 @@ func decodeFrame(data []byte) (inMsg, error) {
 		return in, ringside.FieldError("frame", "not a JSON object")
 	}
 	switch in.Type {
-	case frameNext, frameVote, frameSkip, frameFinish:
+	case frameNext, frameVote, frameSkip, frameFinish, frameSuggest:
 		return in, nil
+	case frameAsk, frameFollowUp:
+		return in, checkText(in.Text)
 	case "":
 		return in, ringside.FieldError("type", "missing")
 	}
-	return in, ringside.FieldError("type", "unknown frame type (want vote, skip, next or finish)")
+	return in, ringside.FieldError("type", "unknown frame type (want vote, skip, next, finish, ask, follow_up or suggest)")
 }
 
 // jsonKind names what a field should have been, in JSON's words.

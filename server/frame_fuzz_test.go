@@ -27,6 +27,10 @@ func TestDecodeFrameNamesTheField(t *testing.T) {
 		{`{"type": "vote", "dimensions": ["a"]}`, "dimensions"},
 		{`{"type": "vote", "dimensions": {"factual_accuracy": 1}}`, "dimensions"},
 		{`{"type": "vote", "reason": {}}`, "reason"},
+		{`{"type": "ask"}`, "text"},
+		{`{"type": "ask", "text": " \n"}`, "text"},
+		{`{"type": "ask", "text": ["x"]}`, "text"},
+		{`{"type": "follow_up", "battle_id": "b", "text": ""}`, "text"},
 	} {
 		_, err := decodeFrame([]byte(tc.frame))
 		var e *ringside.Error
@@ -34,7 +38,7 @@ func TestDecodeFrameNamesTheField(t *testing.T) {
 			t.Errorf("%.60s: %v, want EINVALID naming %q", tc.frame, err, tc.field)
 		}
 	}
-	for _, ok := range []string{`{"type":"next"}`, `{"type":"finish","extra":[1]}`, `{"type":"skip","battle_id":"b"}`} {
+	for _, ok := range []string{`{"type":"next"}`, `{"type":"finish","extra":[1]}`, `{"type":"skip","battle_id":"b"}`, `{"type":"suggest"}`, `{"type":"ask","text":"hi"}`} {
 		if _, err := decodeFrame([]byte(ok)); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
@@ -75,6 +79,9 @@ func FuzzDecodeFrame(f *testing.F) {
 		`{"type":"vote","battle_id":"b","winner":"a","dimensions":{"factual_accuracy":"c"}}`,
 		`{"type":"vote","battle_id":"b","winner":"c"}`, `{"type":"vote","battle_id":"b","winner":"tie","reason":"x"}`,
 		`{"type":"vote","battle_id":"b","winner":"a","dimensions":{"x":null}}`, `{"type":"vote","dimensions":{"a":{"b":1}}}`,
+		`{"type":"ask","text":"How do refunds work?"}`, `{"type":"ask","text":"  "}`, `{"type":"ask"}`,
+		`{"type":"follow_up","battle_id":"b","text":"And in Germany?"}`, `{"type":"follow_up","battle_id":"b","text":7}`,
+		`{"type":"suggest"}`,
 		`{not json`, `[1, 2]`, `{"type": 5}`, `{"battle_id": "x"}`, `{"type": "dance"}`, `null`, "{\"type\":\"vote\",\"winner\":\"\xff\"}",
 	} {
 		f.Add(s)
@@ -93,7 +100,12 @@ func FuzzDecodeFrame(f *testing.F) {
 			return
 		}
 		switch in.Type {
-		case frameNext, frameSkip, frameFinish:
+		case frameNext, frameSkip, frameFinish, frameSuggest:
+			return
+		case frameAsk, frameFollowUp:
+			if strings.TrimSpace(in.Text) == "" {
+				t.Fatalf("%q: a question without text decoded", frame)
+			}
 			return
 		case frameVote:
 		default:

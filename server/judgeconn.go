@@ -18,7 +18,7 @@ func (c *conn) Hello(h judging.Hello) {
 
 func (c *conn) Battle(b judging.Battle) {
 	c.enqueue(encode(battleMsg{Type: frameBattle, BattleID: b.ID, Messages: b.Messages,
-		Dimensions: b.Dimensions, Progress: toProgress(b.Progress), Resumed: b.Resumed}))
+		Dimensions: b.Dimensions, Progress: toProgress(b.Progress), Resumed: b.Resumed, Chat: toChatView(b.Chat)}))
 }
 
 func (c *conn) Delta(battleID, side, text string) bool {
@@ -40,7 +40,8 @@ func (c *conn) Open(battleID string) bool {
 
 func (c *conn) Voted(v judging.Voted) {
 	m := votedMsg{Type: frameVoted, BattleID: v.BattleID, Winner: v.Winner, Dimensions: v.Dimensions,
-		Duplicate: v.Duplicate, Progress: toProgress(v.Progress), Changeable: v.Changeable, Corrected: v.Corrected}
+		Duplicate: v.Duplicate, Progress: toProgress(v.Progress), Changeable: v.Changeable, Corrected: v.Corrected,
+		Turn: v.Turn}
 	if v.Reveal != nil {
 		m.Reveal = &reveal{A: v.Reveal.A, B: v.Reveal.B}
 	}

@@ -121,6 +121,24 @@ type harness struct {
 // and two prompts; tune adjusts the config first.
 func newHarness(t *testing.T, tune func(*config.Config), fakes map[string]*fakeModel) *harness {
 	t.Helper()
+	if fakes == nil {
+		fakes = map[string]*fakeModel{
+			modelZephyr.Name: newFake(zephyrText, time.Millisecond),
+			modelQuill.Name:  newFake(quillText, time.Millisecond),
+		}
+	}
+	streamers := map[string]ringside.Streamer{}
+	for name, f := range fakes {
+		streamers[name] = f
+	}
+	h := newHarnessStreamers(t, tune, streamers)
+	h.fakes = fakes
+	return h
+}
+
+// newHarnessStreamers is newHarness with any streamers for the models.
+func newHarnessStreamers(t *testing.T, tune func(*config.Config), streamers map[string]ringside.Streamer) *harness {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "ringside.db"))
 	if err != nil {
@@ -147,16 +165,6 @@ func newHarness(t *testing.T, tune func(*config.Config), fakes map[string]*fakeM
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if fakes == nil {
-		fakes = map[string]*fakeModel{
-			modelZephyr.Name: newFake(zephyrText, time.Millisecond),
-			modelQuill.Name:  newFake(quillText, time.Millisecond),
-		}
-	}
-	streamers := map[string]ringside.Streamer{}
-	for name, f := range fakes {
-		streamers[name] = f
-	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := server.New(db, cfg, logger, server.WithStreamers(streamers), server.WithRandSource(rand.NewPCG(1, 2)))
 	ended := make(chan struct{}, 1)
@@ -171,7 +179,7 @@ func newHarness(t *testing.T, tune func(*config.Config), fakes map[string]*fakeM
 		srv.Close()
 		ts.Close()
 	})
-	return &harness{t: t, db: db, srv: srv, ts: ts, cfg: cfg, fakes: fakes, socketEnded: ended}
+	return &harness{t: t, db: db, srv: srv, ts: ts, cfg: cfg, socketEnded: ended}
 }
 
 // waitNoSockets waits until no judge's websocket is open, failing the test

@@ -76,6 +76,7 @@ type battleMsg struct {
 	Dimensions []string           `json:"dimensions"`
 	Progress   progress           `json:"progress"`
 	Resumed    bool               `json:"resumed,omitempty"`
+	Chat       *chatView          `json:"chat,omitempty"`
 }
 
 type deltaMsg struct {
@@ -114,6 +115,7 @@ type votedMsg struct {
 	Progress   progress                   `json:"progress"`
 	Changeable bool                       `json:"changeable,omitempty"`
 	Corrected  bool                       `json:"corrected,omitempty"`
+	Turn       int                        `json:"turn,omitempty"`
 }
 
 type revealedMsg struct {
@@ -145,6 +147,8 @@ type inMsg struct {
 	Dimensions map[string]string `json:"dimensions"`
 	Reason     string            `json:"reason"`
 	Correction bool              `json:"correction"`
+	// Text is the question of ask and follow_up.
+	Text string `json:"text"`
 }
 
 // encode marshals a server frame. The frames are plain structs of strings,

@@ -272,10 +272,16 @@ func (j *judgeSockets) dispatch(ctx context.Context, a *judging.Attachment, c *c
 		a.Skip(ctx, in.BattleID)
 	case frameFinish:
 		a.Finish(ctx)
+	case frameAsk:
+		a.Ask(ctx, in.Text)
+	case frameFollowUp:
+		a.FollowUp(ctx, in.BattleID, in.Text)
+	case frameSuggest:
+		a.Suggest(ctx)
 	case "":
 		c.enqueue(errorFrame(codeInvalid, "malformed frame: no type", in.BattleID))
 	default:
-		c.enqueue(errorFrame(codeInvalid, "unknown frame type (want vote, skip, next or finish)", in.BattleID))
+		c.enqueue(errorFrame(codeInvalid, "unknown frame type (want vote, skip, next, finish, ask, follow_up or suggest)", in.BattleID))
 	}
 }
 

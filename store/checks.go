@@ -187,6 +187,7 @@ func (db *DB) BattlesToJudge(ctx context.Context, judgeID, runID string) ([]ring
 		AND EXISTS (SELECT 1 FROM generations g WHERE g.id = b.generation_a AND g.error_kind = '')
 		AND EXISTS (SELECT 1 FROM generations g WHERE g.id = b.generation_b AND g.error_kind = '')
 		AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.battle_id = b.id AND v.judge_id = $1)
+		AND `+singleTurn+`
 		ORDER BY id`, judgeID, runID)
 	if err != nil {
 		return nil, err

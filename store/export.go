@@ -147,6 +147,7 @@ func (db *DB) EachPreference(ctx context.Context, runID, judgeKind string, fn fu
 		JOIN generations ga ON ga.id = b.generation_a JOIN generations gb ON gb.id = b.generation_b
 		JOIN prompts p ON p.prompt_set = b.prompt_set AND p.id = b.prompt_id
 		WHERE ga.error_kind = '' AND gb.error_kind = '' AND ($1 = '' OR j.kind = $1) AND ($2 = '' OR b.run_id = $2)
+		AND `+singleTurn+`
 		GROUP BY b.id ORDER BY b.id`, judgeKind, runID)
 	if err != nil {
 		return err

@@ -37,6 +37,11 @@ Exports what the database holds, to standard output or -o FILE:
                every LLM judging of a battle, successes and failures
                (unreadable verdicts, failed calls), as jsonl (default, with
                every call's raw answer) or csv (one row per judging).
+  prompts      a prompt set (--set, default judging.chat_set: the questions
+               judges asked in chat battles) as a prompt-set file that
+               "ringside run" reads unchanged; --min-judges N keeps prompts
+               voted on by at least N judges, --picked those picked on the
+               admin page.
 
 --run NAME keeps one run's battles, votes, generations and checks.`
 
@@ -48,12 +53,14 @@ var exportFormats = map[string][]string{
 	"generations":   {"jsonl", "csv"},
 	"checks":        {"jsonl", "csv"},
 	"llm-judgments": {"jsonl", "csv"},
+	"prompts":       {"jsonl"},
 }
 
 func (m *Main) exportCmd(ctx context.Context, args []string) error {
-	fs := m.newFlagSet("export", "battles|leaderboard|votes|generations|checks|llm-judgments [--format F] [-o FILE] [--db F] [--run NAME] [--config F]", exportAbout)
+	fs := m.newFlagSet("export", "battles|leaderboard|votes|generations|checks|llm-judgments|prompts [--format F] [-o FILE] [--db F] [--run NAME] [--config F]", exportAbout)
 	rf := addRankFlags(fs, "", true)
 	judgeKind := fs.String("judge-kind", ringside.JudgeHuman, "votes --format dpo: the judges whose votes count: human, rules, llm or any")
+	pf := addPromptExportFlags(fs)
 	if err := m.parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -72,7 +79,7 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 	what := rest[0]
 	formats, ok := exportFormats[what]
 	if !ok {
-		return ringside.Errorf(ringside.EINVALID, "cannot export %q: use battles, leaderboard, votes, generations, checks or llm-judgments", what)
+		return ringside.Errorf(ringside.EINVALID, "cannot export %q: use battles, leaderboard, votes, generations, checks, llm-judgments or prompts", what)
 	}
 	if rf.format == "" {
 		rf.format = formats[0]
@@ -115,6 +122,8 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 			return exportGenerations(ctx, db, runID, rf.format, w, &rows)
 		case "llm-judgments":
 			return exportLLMJudgments(ctx, db, runID, rf.format, w, &rows)
+		case "prompts":
+			return exportPrompts(ctx, db, cfg, pf, w, &rows)
 		default:
 			return exportChecks(ctx, db, runID, rf.format, w, &rows)
 		}

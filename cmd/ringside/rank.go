@@ -39,7 +39,7 @@ come from a battle file (docs/formats.md, "-" for standard input) and no
 database is opened.
 
 --by gives every value of the attribute a leaderboard of its own, with its
-own intervals: category, kind (typical, edge, adversarial), judge,
+own intervals: category, kind (typical, edge, adversarial, user), judge,
 judge_kind, tag, or dimension (each dimension the votes carry, ranked by
 that dimension's winners). --bootstrap, --seed and --anchor default to the
 [rank] settings of the config.

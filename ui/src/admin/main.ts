@@ -5,6 +5,7 @@ import "../shared/dashboard.css";
 import { getJSON, HTTPError } from "../shared/api";
 import { byId, el, fmt, pct, subscribeChanges, watchCSP } from "../shared/dashboard";
 import { type Plan, renderPlan } from "./plan";
+import { loadChatAdmin } from "./chat";
 
 watchCSP();
 
@@ -231,7 +232,7 @@ async function loadPlan(): Promise<void> {
 
 async function loadAll(): Promise<void> {
   try {
-    await Promise.all([loadRuns(), loadJudges(), loadModels(), loadAgreement(), loadPlan()]);
+    await Promise.all([loadRuns(), loadJudges(), loadModels(), loadAgreement(), loadPlan(), loadChatAdmin(api)]);
     document.body.dataset.state = "ready";
     byId("live").textContent = `updated ${new Date().toLocaleTimeString()}`;
   } catch (err) {

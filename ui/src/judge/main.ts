@@ -6,6 +6,7 @@ import "./judge.css";
 import type { Battle, Done, ServerFrame, Side, Voted, Winner } from "./protocol";
 import { CLOSE_REPLACED, CLOSE_UNAUTHORIZED } from "./protocol";
 import { JudgeSocket, judgeSocketURL } from "./socket";
+import { closeChat, initChat, offer, opened, paneText, startChat, suggestion, turn } from "./chat";
 import {
   chosenDimensions,
   dom,
@@ -74,6 +75,24 @@ function handle(f: ServerFrame): void {
     case "battle":
       startBattle(f);
       break;
+    case "chat":
+      offer(f);
+      battleId = "";
+      go("asking");
+      break;
+    case "suggestion":
+      suggestion(f.text);
+      break;
+    case "turn":
+      if (f.battle_id !== battleId) return;
+      turn(f, text);
+      text.a = "";
+      text.b = "";
+      enableVoting(false);
+      for (const s of ["a", "b"] as Side[]) setPaneState(s, "waiting…");
+      go("streaming");
+      setStatus("Read both answers to your follow-up as they arrive.");
+      break;
     case "delta":
       if (f.battle_id !== battleId) return;
       text[f.side] += f.text;
@@ -94,6 +113,7 @@ function handle(f: ServerFrame): void {
       if (f.battle_id !== battleId || state !== "streaming") return;
       go("open");
       enableVoting(true);
+      opened();
       setStatus("Which response is better? Vote with the buttons or keys 1–4.");
       break;
     case "voted":
@@ -126,6 +146,9 @@ function startBattle(b: Battle): void {
   text.b = "";
   resetBattle();
   showPrompt(b.messages);
+  startChat(b);
+  schedule("a");
+  schedule("b");
   showProgress(b.progress);
   go("streaming");
   setStatus(b.resumed ? "Resumed where you were." : "Read both responses as they arrive.");
@@ -137,7 +160,7 @@ function schedule(side: Side): void {
   if (frame) return;
   frame = requestAnimationFrame(() => {
     frame = 0;
-    for (const s of dirty) renderPane(s, text[s]);
+    for (const s of dirty) renderPane(s, paneText(s, text[s]));
     dirty.clear();
   });
 }
@@ -165,6 +188,7 @@ function vote(w: Winner): void {
 
 function voted(v: Voted): void {
   if (v.battle_id !== battleId) return;
+  closeChat();
   showProgress(v.progress);
   markChoice(v.winner);
   enableVoting(false);
@@ -256,4 +280,5 @@ document.addEventListener("keydown", (ev) => {
   ev.preventDefault();
 });
 
+initChat((f) => socket.send(f));
 socket.connect();

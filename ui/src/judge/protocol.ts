@@ -29,6 +29,37 @@ export interface Battle {
   dimensions: string[];
   progress: Progress;
   resumed?: boolean;
+  chat?: ChatView; // chat battles only
+}
+
+/** A chat battle's turns: the current one, and the finished ones before it. */
+export interface ChatView {
+  turn: number;
+  max_turns: number;
+  earlier: { question: string; a: string; b: string }[];
+}
+
+/** Chat: the judge writes the question (draft: one to try again). */
+export interface ChatOffer {
+  type: "chat";
+  dimensions: string[];
+  progress: Progress;
+  max_prompt_chars: number;
+  max_turns: number;
+  draft?: string;
+}
+
+/** Turn: a follow-up turn starts; the deltas that follow are its answers. */
+export interface Turn {
+  type: "turn";
+  battle_id: string;
+  turn: number;
+  question: string;
+}
+
+export interface Suggestion {
+  type: "suggestion";
+  text: string;
 }
 
 export interface Delta {
@@ -61,6 +92,7 @@ export interface Voted {
   progress: Progress;
   changeable?: boolean; // the vote may still be changed (never after a reveal)
   corrected?: boolean; // this acknowledges a change
+  turn?: number; // chat battles: the turn voted at
 }
 
 export interface Revealed {
@@ -84,12 +116,16 @@ export interface ErrorFrame {
   battle_id?: string;
 }
 
-export type ServerFrame = Hello | Battle | Delta | End | Open | Voted | Done | ErrorFrame;
+export type ServerFrame = Hello | Battle | Delta | End | Open | Voted | Done | ErrorFrame | ChatOffer | Turn | Suggestion;
 
 export type JudgeFrame =
   | { type: "next" }
   | { type: "finish" }
   | { type: "skip"; battle_id: string }
+  | { type: "ask"; text: string }
+  | { type: "follow_up"; battle_id: string; text: string }
+  | { type: "suggest" }
+
   | {
       type: "vote";
       battle_id: string;

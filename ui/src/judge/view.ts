@@ -36,7 +36,7 @@ export const dom = {
   again: el<HTMLButtonElement>("again"),
 };
 
-export type PageState = "connecting" | "idle" | "streaming" | "open" | "voting" | "voted" | "done" | "stopped";
+export type PageState = "connecting" | "idle" | "asking" | "streaming" | "open" | "voting" | "voted" | "done" | "stopped";
 
 /** setState records the page state on <body> (styles and tests read it). */
 export function setState(s: PageState): void {
