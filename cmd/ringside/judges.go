@@ -61,7 +61,7 @@ func (m *Main) judgesCmd(ctx context.Context, args []string) error {
 		}
 		runID = run.ID
 	}
-	rep, err := leaderboard.JudgesReport(ctx, db, runID, trust.Defaults)
+	rep, err := leaderboard.JudgesReport(ctx, db, runID, cfg.Trust.Thresholds())
 	if err != nil {
 		return err
 	}
