@@ -114,6 +114,7 @@ func New(db *store.DB, cfg *config.Config, d Deps) *Engine {
 	} else {
 		e.source = newLiveSource(e, cfg, d.Streamers, rnd)
 	}
+	e.source = withGold(e, e.source, rnd)
 	return e
 }
 

@@ -18,6 +18,7 @@ func (s *Server) registerAPIRoutes(g *echo.Group) {
 	admin.GET("/whoami", s.handleAdminWhoami)
 	s.registerInviteRoutes(admin)
 	s.registerAdminRoutes(admin)
+	s.registerTrustRoutes(admin)
 	s.registerLeaderboardRoutes(g, admin)
 	s.registerEventRoutes(g)
 }
