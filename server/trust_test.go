@@ -117,7 +117,10 @@ func TestGoldRoutes(t *testing.T) {
 		t.Fatalf("bad file = %d %s", st, body)
 	}
 	var list struct {
-		Gold []struct{ BattleID, Expected string }
+		Gold []struct {
+			BattleID string `json:"battle_id"`
+			Expected string
+		}
 	}
 	if d.do("GET", "/api/admin/gold", true, "", &list); len(list.Gold) != 0 {
 		t.Fatalf("a bad file marked %+v", list)
