@@ -91,3 +91,7 @@ func (db *DB) JudgeByLabel(ctx context.Context, field, label string) (*ringside.
 	}
 	return nil, &ringside.Error{Code: ringside.ENOTFOUND, Field: field, Message: "no judge " + strconv.Quote(label) + " (give a label such as human:ana)"}
 }
+
+// NewBattleID returns a new battle id, for an import that gives several
+// lines of a file one battle before storing it (battlefile.Merge).
+func NewBattleID() string { return newID() }
