@@ -4,6 +4,7 @@
 import "../shared/dashboard.css";
 import { getJSON, HTTPError } from "../shared/api";
 import { byId, el, fmt, pct, subscribeChanges, watchCSP } from "../shared/dashboard";
+import { loadTrust } from "./trust";
 
 watchCSP();
 
@@ -218,7 +219,7 @@ async function loadAgreement(): Promise<void> {
 
 async function loadAll(): Promise<void> {
   try {
-    await Promise.all([loadRuns(), loadJudges(), loadModels(), loadAgreement()]);
+    await Promise.all([loadRuns(), loadJudges(), loadModels(), loadAgreement(), loadTrust(api, say, () => void loadAll())]);
     document.body.dataset.state = "ready";
     byId("live").textContent = `updated ${new Date().toLocaleTimeString()}`;
   } catch (err) {
