@@ -19,6 +19,7 @@ type Config struct {
 	Judges     []Judge          `toml:"judges"`
 	Rank       Rank             `toml:"rank"`
 	Judging    Judging          `toml:"judging"`
+	Trust      Trust            `toml:"trust"`
 	// Dimensions a vote may name a winner on, besides the overall verdict.
 	Dimensions []string `toml:"dimensions"`
 
@@ -92,6 +93,7 @@ func Defaults() *Config {
 		Run:        Run{Name: "default", Samples: 1, Concurrency: 8, Pairs: "all", PairsPerPrompt: 1},
 		Rank:       Rank{Bootstrap: 1000, CompareMinSliceBattles: 20},
 		Judging:    DefaultJudging(),
+		Trust:      DefaultTrust(),
 		Dimensions: append([]string(nil), ringside.DefaultDimensions...),
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/config"
+	"github.com/ringside-eval/ringside/trust"
 )
 
 func TestExampleConfigLoads(t *testing.T) {
@@ -187,5 +188,34 @@ func TestLLMJudgePerDimension(t *testing.T) {
 	}
 	if !cfg.Judges[0].PerDimension || cfg.Judges[1].PerDimension {
 		t.Fatalf("per_dimension = %v, %v; want true, then the default false", cfg.Judges[0].PerDimension, cfg.Judges[1].PerDimension)
+	}
+}
+
+func TestTrustSettings(t *testing.T) {
+	cfg, err := config.Load(filepath.Join("..", "config.example.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Trust != config.DefaultTrust() || cfg.Trust.Thresholds() != trust.Defaults {
+		t.Fatalf("example [trust] = %+v, want the defaults %+v", cfg.Trust, trust.Defaults)
+	}
+	custom, err := config.Parse([]byte("[trust]\nmin_gold_accuracy = 0.8\nposition_min_votes = 50\n"), "c.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th := custom.Trust.Thresholds(); th.MinGoldAccuracy != 0.8 || th.PositionMinVotes != 50 || th.PositionP != trust.Defaults.PositionP {
+		t.Fatalf("thresholds = %+v", th)
+	}
+	for src, want := range map[string]string{
+		"\n[trust]\nmin_gold_accuracy = 1.5\n":            "c.toml:3: trust.min_gold_accuracy",
+		"[trust]\nposition_min_votes = 0\n":               "c.toml:2: trust.position_min_votes",
+		"[trust]\nimprobable_alpha = -0.1\n":              "c.toml:2: trust.improbable_alpha",
+		"[trust]\nread_seconds = 2.0\n":                   "c.toml:2: trust.read_seconds: unknown key",
+		"[judging]\nsource = \"live\"\ngold_rate = 2.0\n": "c.toml:3: judging.gold_rate",
+	} {
+		_, err := config.Parse([]byte(src), "c.toml")
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", src, err, want)
+		}
 	}
 }

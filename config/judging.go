@@ -76,6 +76,9 @@ type Judging struct {
 	// FocusTop is how many top models the decision separates from each
 	// other and from the rest; 0 means the whole ranking.
 	FocusTop int `toml:"focus_top"`
+	// GoldRate is the share of deals that are gold battles (0: none),
+	// looking like any other battle; see gold.go in package judging.
+	GoldRate float64 `toml:"gold_rate"`
 }
 
 // OpenJudging lets anyone judge without an invite, under a cookie identity
@@ -181,6 +184,9 @@ func (j *Judging) Validate() error {
 		if c.value <= 0 {
 			return ringside.FieldError("judging."+c.key, "must be positive")
 		}
+	}
+	if !(j.GoldRate >= 0 && j.GoldRate <= 1) {
+		return ringside.FieldError("judging.gold_rate", "must be a share from 0 to 1")
 	}
 	if j.PongTimeout <= j.PingInterval {
 		return ringside.FieldError("judging.pong_timeout", "must be longer than ping_interval (%s)", j.PingInterval)

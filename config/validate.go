@@ -73,6 +73,9 @@ func (c *Config) Validate() error {
 			return ringside.FieldError("dimensions", "%q is listed twice", d)
 		}
 	}
+	if err := c.Trust.Validate(); err != nil {
+		return err
+	}
 	return c.Judging.Validate()
 }
 

@@ -116,6 +116,7 @@ func New(db *store.DB, cfg *config.Config, d Deps) *Engine {
 	rnd := &lockedRand{r: rand.New(d.Rand)}
 	e.chat = newChatRules(cfg, d.Streamers, rnd)
 	e.source = newSourceMix(e, cfg, d.Streamers, rnd)
+	e.source = withGold(e, e.source, rnd)
 	return e
 }
 

@@ -21,6 +21,9 @@ type storedSource struct {
 	e     *Engine
 	rand  *lockedRand
 	pairs *storedPairs // under adaptive pairing
+	// amongLive: dealing gold battles on a live server (gold.go), always
+	// replayed so that they show like the live battles around them.
+	amongLive bool
 }
 
 // storedCandidates is how many least-dealt battles a deal draws among.
@@ -78,7 +81,7 @@ func (s *storedSource) try(ctx context.Context, judgeID, battleID string, propen
 	if err := s.e.writes.DealBattleDrawn(ctx, b, false, judgeID, propensity); err != nil {
 		return nil, err
 	}
-	if s.e.cfg.Pace == config.PaceInstant {
+	if s.e.cfg.Pace == config.PaceInstant && !s.amongLive {
 		// Both outputs in full at the deal: no timing at all to read.
 		f := newFeed(feedPace{}, s.e.now())
 		fill(f, gens, s.e.now())

@@ -43,6 +43,9 @@ type Report struct {
 	Pass       map[string][]judge.PassStats `json:"pass,omitempty"`
 	Votes      int64                        `json:"votes"`
 	Dimensions []string                     `json:"dimensions"`
+	// ExcludedJudgeCount is how many judges' votes the board left out;
+	// the public gets this count, not their names (excluded_judges).
+	ExcludedJudgeCount int `json:"excluded_judge_count,omitempty"`
 }
 
 // Query is what a leaderboard request may choose; nil fields take the
@@ -53,6 +56,10 @@ type Query struct {
 	IncludeLeaks *bool
 	// Control is "style", "none" or a comma list of control features.
 	Control *string
+	// Judges is whose votes count (rank.Options.Judges); IncludeFlagged
+	// counts flagged and excluded judges' votes too.
+	Judges         string
+	IncludeFlagged bool
 	// Admit, when set, is asked just before a board is computed, never for
 	// one served from the cache, and its error is returned as is: the
 	// server bounds the public's computations with it, so that waiting on
@@ -64,7 +71,9 @@ type Query struct {
 type Board struct {
 	Report *Report
 	JSON   []byte
-	at     store.RankState
+	// PublicJSON is JSON without the names of the judges left out.
+	PublicJSON []byte
+	at         store.RankState
 }
 
 // cacheSize bounds the cached boards (slicings × rounds × leak settings);
@@ -77,6 +86,9 @@ type boardKey struct {
 	rounds  int
 	leaks   bool
 	control string
+	judges  string
+	// excluded is the judges left out, comma-joined.
+	excluded string
 }
 
 // Service answers leaderboards of the whole database for the server. It
@@ -102,6 +114,8 @@ type Service struct {
 	boards map[boardKey]*Board
 	// fullReads counts the reads of every vote, for the tests.
 	fullReads int
+	// flags is which judges the judges' report flagged (trust.go).
+	flags flagCache
 }
 
 // boardData is the votes, measurements and pass statistics read at a state.
@@ -127,11 +141,21 @@ func (s *Service) Board(ctx context.Context, q Query) (*Board, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := boardKey{by: opts.By, rounds: opts.Rounds, leaks: opts.IncludeIdentityLeaks, control: strings.Join(opts.Controls, ",")}
+	if err := rank.ValidateJudges(q.Judges); err != nil {
+		return nil, err
+	}
+	opts.Judges = q.Judges
 	at, err := s.db.RankState(ctx)
 	if err != nil {
 		return nil, err
 	}
+	if !q.IncludeFlagged {
+		if opts.ExcludeJudges, err = s.excludedJudges(ctx, at); err != nil {
+			return nil, err
+		}
+	}
+	key := boardKey{by: opts.By, rounds: opts.Rounds, leaks: opts.IncludeIdentityLeaks, control: strings.Join(opts.Controls, ","),
+		judges: opts.Judges, excluded: strings.Join(opts.ExcludeJudges, ",")}
 	if b := s.cached(key, at); b != nil {
 		return b, nil
 	}
@@ -163,12 +187,11 @@ func (s *Service) Board(ctx context.Context, q Query) (*Board, error) {
 	if dims == nil {
 		dims = []string{}
 	}
-	rep := &Report{Leaderboard: lb, Pass: d.pass, Votes: at.Votes, Dimensions: dims}
-	body, err := json.Marshal(rep)
+	rep := &Report{Leaderboard: lb, Pass: d.pass, Votes: at.Votes, Dimensions: dims, ExcludedJudgeCount: len(lb.ExcludedJudges)}
+	b, err := newBoard(rep, at)
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{Report: rep, JSON: body, at: at}
 	s.put(key, b)
 	return b, nil
 }
@@ -256,4 +279,24 @@ func readVotes(ctx context.Context, db *store.DB, bs *rank.Battles, after, throu
 		return 0, nil // no votes; a Through of 0 would mean no bound
 	}
 	return addVotes(ctx, db, bs, store.RankFilter{After: after, Through: through, Style: style})
+}
+
+// newBoard serialises a report twice: whole, and for the public without
+// the names of the judges it left out.
+func newBoard(rep *Report, at store.RankState) (*Board, error) {
+	body, err := json.Marshal(rep)
+	if err != nil {
+		return nil, err
+	}
+	b := &Board{Report: rep, JSON: body, PublicJSON: body, at: at}
+	if rep.ExcludedJudges != nil {
+		lb := *rep.Leaderboard
+		lb.ExcludedJudges = nil
+		pub := *rep
+		pub.Leaderboard = &lb
+		if b.PublicJSON, err = json.Marshal(&pub); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }

@@ -2,6 +2,8 @@ package leaderboard
 
 import (
 	"context"
+	"sort"
+	"sync"
 
 	"github.com/ringside-eval/ringside/store"
 	"github.com/ringside-eval/ringside/trust"
@@ -29,4 +31,63 @@ func JudgesReport(ctx context.Context, db *store.DB, runID string, th trust.Thre
 		overrides[label] = x.Excluded
 	}
 	return trust.Analyse(votes, th, overrides)
+}
+
+// flagCache keeps which judges the report flagged, at a state of the data.
+// The report fits a board per judge, so it is not made again at every
+// vote: only when something other than new votes changed (a gold mark, a
+// vote corrected, an import), or the votes grew by 1 % since (at every vote
+// while there are fewer than 100). The admins' choices are read fresh at
+// every board.
+type flagCache struct {
+	mu      sync.Mutex
+	at      store.RankState
+	valid   bool
+	flagged map[string]bool
+}
+
+func (f *flagCache) stale(at store.RankState) bool {
+	if !f.valid || f.at.Changes != at.Changes || f.at.Imports != at.Imports || at.Votes < f.at.Votes {
+		return true
+	}
+	return at.Votes >= f.at.Votes+max(1, f.at.Votes/100)
+}
+
+// excludedJudges lists, sorted, the judges whose votes the boards leave out
+// at state at: flagged, unless an admin kept them, and those an admin
+// excluded.
+func (s *Service) excludedJudges(ctx context.Context, at store.RankState) ([]string, error) {
+	f := &s.flags
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.stale(at) {
+		rep, err := JudgesReport(ctx, s.db, "", s.cfg.Trust.Thresholds())
+		if err != nil {
+			return nil, err
+		}
+		f.flagged = map[string]bool{}
+		for _, j := range rep.Judges {
+			if j.Flagged {
+				f.flagged[j.Judge] = true
+			}
+		}
+		f.at, f.valid = at, true
+	}
+	xs, err := s.db.JudgeExclusions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for j := range f.flagged {
+		if x, ok := xs[j]; !ok || x.Excluded {
+			out = append(out, j)
+		}
+	}
+	for j, x := range xs {
+		if x.Excluded && !f.flagged[j] {
+			out = append(out, j)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
 }

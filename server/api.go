@@ -19,6 +19,7 @@ func (s *Server) registerAPIRoutes(g *echo.Group) {
 	s.registerInviteRoutes(admin)
 	s.registerAdminRoutes(admin)
 	s.registerOutputRoutes(admin)
+	s.registerTrustRoutes(admin)
 	s.registerLeaderboardRoutes(g, admin)
 	s.registerEventRoutes(g)
 }

@@ -88,7 +88,11 @@ func (s *Server) handleLeaderboard(c echo.Context) error {
 	}
 	switch format {
 	case "", "json":
-		return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, board.JSON)
+		body := board.JSON
+		if !admin {
+			body = board.PublicJSON
+		}
+		return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, body)
 	case "csv":
 		h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	case "md":
@@ -150,7 +154,7 @@ func parseLeaderboardQuery(c echo.Context) (leaderboard.Query, error) {
 		}
 		q.Control = &v
 	}
-	return q, nil
+	return parseJudgesQuery(c, q)
 }
 
 // publicQuery refuses what only the admin may ask of the leaderboard: the
@@ -160,6 +164,13 @@ func (s *Server) publicQuery(q leaderboard.Query) error {
 	if q.By == "judge" {
 		return &ringside.Error{Code: ringside.EUNAUTHORIZED, Field: "by",
 			Message: "judge names the judges and needs the admin token; judge_kind is public"}
+	}
+	if q.Judges != "" && !slices.Contains([]string{rank.JudgesHuman, rank.JudgesAuto, rank.JudgesAll}, q.Judges) {
+		return &ringside.Error{Code: ringside.EUNAUTHORIZED, Field: "judges",
+			Message: "naming judges needs the admin token; human, auto and all are public"}
+	}
+	if q.IncludeFlagged {
+		return &ringside.Error{Code: ringside.EUNAUTHORIZED, Field: "include_flagged", Message: "needs the admin token"}
 	}
 	if q.Rounds != nil && *q.Rounds != s.Config.Rank.Bootstrap {
 		return &ringside.Error{Code: ringside.EUNAUTHORIZED, Field: "bootstrap",

@@ -294,7 +294,8 @@ func (db *DB) CountJudgeVotes(ctx context.Context, judgeID string) (int, error) 
 
 // StoredCandidates returns up to limit battles of `ringside run` that can be
 // dealt to the judge, least-dealt first: both sides generated without error,
-// no identity leak, not dealt to this judge before. runs limits them to the
+// no identity leak, not dealt to this judge before, not gold (gold battles
+// are dealt at judging.gold_rate only: GoldCandidates). runs limits them to the
 // named runs (every run when empty). Each comes with how often it was dealt
 // to anyone (skips and voids left out), so the caller can draw among the
 // least-dealt.
@@ -309,6 +310,7 @@ func (db *DB) StoredCandidates(ctx context.Context, judgeID string, runs []strin
 		WHERE b.source = 'run' AND b.identity_leak = 0 AND b.failed_side = 0
 		  AND ($2 = '[]' OR b.run_id IN (SELECT r.id FROM runs r WHERE r.name IN (SELECT value FROM json_each($2))))
 		  AND NOT EXISTS (SELECT 1 FROM deals d WHERE d.battle_id = b.id AND d.judge_id = $1)
+		  AND NOT EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id)
 		ORDER BY b.dealt, b.id LIMIT $3`, judgeID, string(runsJSON), limit)
 	if err != nil {
 		return nil, err

@@ -86,7 +86,8 @@ func (db *DB) StoredPairs(ctx context.Context, runs []string) ([]StoredPair, err
 }
 
 // StoredPairCandidates is StoredCandidates within one pair of models, in
-// either order.
+// either order; gold battles are left out, as there (they are dealt only at
+// judging.gold_rate).
 func (db *DB) StoredPairCandidates(ctx context.Context, judgeID string, runs []string, modelA, modelB string, limit int) ([]StoredCandidate, error) {
 	// One walk of battles_pair_to_deal per order of the pair.
 	rows, err := db.read.QueryContext(ctx, `SELECT id, dealt FROM (
@@ -94,12 +95,14 @@ func (db *DB) StoredPairCandidates(ctx context.Context, judgeID string, runs []s
 			WHERE b.model_a = $3 AND b.model_b = $4 AND b.source = 'run' AND b.identity_leak = 0 AND b.failed_side = 0
 			  AND ($2 = '[]' OR b.run_id IN (SELECT r.id FROM runs r WHERE r.name IN (SELECT value FROM json_each($2))))
 			  AND NOT EXISTS (SELECT 1 FROM deals d WHERE d.battle_id = b.id AND d.judge_id = $1)
+			  AND NOT EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id)
 			ORDER BY b.dealt, b.id LIMIT $5)
 		UNION ALL
 		SELECT id, dealt FROM (SELECT b.id, b.dealt FROM battles b
 			WHERE b.model_a = $4 AND b.model_b = $3 AND b.source = 'run' AND b.identity_leak = 0 AND b.failed_side = 0
 			  AND ($2 = '[]' OR b.run_id IN (SELECT r.id FROM runs r WHERE r.name IN (SELECT value FROM json_each($2))))
 			  AND NOT EXISTS (SELECT 1 FROM deals d WHERE d.battle_id = b.id AND d.judge_id = $1)
+			  AND NOT EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id)
 			ORDER BY b.dealt, b.id LIMIT $5))
 		ORDER BY dealt, id LIMIT $5`, judgeID, runsArg(runs), modelA, modelB, limit)
 	if err != nil {

@@ -33,7 +33,11 @@ import (
 // names a stored battle with other models is refused. That is what makes
 // an export load back into any database without duplicates, and what lets
 // several lines (one per judge) share a battle. Lines without a battle_id
-// are new battles every time their file is new.
+// are new battles every time their file is new; within a file, those that
+// describe one battle voted by several judges (same question_id, models
+// and conversations, different judges) become one battle with a vote per
+// judge, while one judge's repeated lines stay battles of their own
+// (battlefile.Merge).
 //
 // Fields without a column of their own (tstamp, turn, anony, the measured
 // latency_ms_a..., a numeric question_id) are kept in the battle's extra
@@ -47,7 +51,8 @@ func (m *Main) importBattles(ctx context.Context, file, cfgPath, dbPath string) 
 		return err
 	}
 	defJudge := "import:" + filepath.Base(file)
-	sha, lines, err := checkBattleFile(file, defJudge)
+	merge := battlefile.NewMerge(defJudge)
+	sha, lines, err := checkBattleFile(file, defJudge, merge)
 	if err != nil {
 		return err
 	}
@@ -72,6 +77,7 @@ func (m *Main) importBattles(ctx context.Context, file, cfgPath, dbPath string) 
 		if err != nil {
 			return err
 		}
+		merge.Join(rec, l)
 		if storeErr = imp.Add(ctx, l); storeErr != nil {
 			return errStopImport
 		}
@@ -99,7 +105,7 @@ func (m *Main) importBattles(ctx context.Context, file, cfgPath, dbPath string) 
 // number of records. The reader has checked the format (fields, winners,
 // kinds, dimensions); what is left is cheap, so the pass costs about what
 // reading costs.
-func checkBattleFile(file, defJudge string) (string, int, error) {
+func checkBattleFile(file, defJudge string, merge *battlefile.Merge) (string, int, error) {
 	n := 0
 	judges := map[string]bool{} // labels already checked
 	sha, err := readBattleFile(file, func(line int, rec *battlefile.Record) error {
@@ -117,6 +123,7 @@ func checkBattleFile(file, defJudge string) (string, int, error) {
 			}
 			judges[rec.Judge] = true
 		}
+		merge.See(rec)
 		n++
 		return nil
 	})

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 
-	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -23,27 +20,9 @@ func (m *Main) importGold(ctx context.Context, file, cfgPath, dbPath string) err
 		return err
 	}
 	defer r.Close()
-	var golds []store.Gold
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		var g store.Gold
-		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-			return ringside.Errorf(ringside.EINVALID, "%s:%d: %v", file, line, err)
-		}
-		if g.BattleID == "" {
-			return ringside.Errorf(ringside.EINVALID, "%s:%d: battle_id: required", file, line)
-		}
-		if !store.ValidGold(g.Expected) {
-			return ringside.Errorf(ringside.EINVALID, "%s:%d: expected: %q is not one of a, b, tie, not_a, not_b", file, line, g.Expected)
-		}
-		golds = append(golds, g)
-	}
-	if err := sc.Err(); err != nil {
-		return ringside.Errorf(ringside.EINVALID, "%s: %v", file, err)
+	golds, err := store.ParseGold(r, file)
+	if err != nil {
+		return err
 	}
 	db, err := openExistingDB(ctx, cfg, dbPath)
 	if err != nil {

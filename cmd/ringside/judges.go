@@ -61,7 +61,7 @@ func (m *Main) judgesCmd(ctx context.Context, args []string) error {
 		}
 		runID = run.ID
 	}
-	rep, err := leaderboard.JudgesReport(ctx, db, runID, trust.Defaults)
+	rep, err := leaderboard.JudgesReport(ctx, db, runID, cfg.Trust.Thresholds())
 	if err != nil {
 		return err
 	}
@@ -89,16 +89,11 @@ func setExclusion(ctx context.Context, db *store.DB, exclude, include, auto, rea
 	if n > 1 {
 		return ringside.FieldError("--exclude", "give one of --exclude, --include, --auto")
 	}
-	judges, err := db.Judges(ctx)
+	j, err := db.JudgeByLabel(ctx, "--exclude", label)
 	if err != nil {
 		return err
 	}
-	for _, j := range judges {
-		if j.Label() == label {
-			return db.SetJudgeExclusion(ctx, j.ID, choice, reason)
-		}
-	}
-	return ringside.Errorf(ringside.ENOTFOUND, "no judge %q (give a label such as human:ana)", label)
+	return db.SetJudgeExclusion(ctx, j.ID, choice, reason)
 }
 
 func ptrTo[T any](v T) *T { return &v }

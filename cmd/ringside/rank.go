@@ -14,7 +14,6 @@ import (
 	"github.com/ringside-eval/ringside/leaderboard"
 	"github.com/ringside-eval/ringside/rank"
 	"github.com/ringside-eval/ringside/store"
-	"github.com/ringside-eval/ringside/trust"
 )
 
 const rankAbout = `
@@ -183,7 +182,7 @@ func (m *Main) loadRankInput(ctx context.Context, rf *rankFlags, cfg *config.Con
 	}
 	if !rf.includeFlagged {
 		// Flagged judges' votes are left out unless an admin kept them.
-		rep, err := leaderboard.JudgesReport(ctx, db, in.runID, trust.Defaults)
+		rep, err := leaderboard.JudgesReport(ctx, db, in.runID, cfg.Trust.Thresholds())
 		if err != nil {
 			db.Close()
 			return nil, err

@@ -6,6 +6,7 @@ import { getJSON, HTTPError } from "../shared/api";
 import { byId, el, fmt, pct, subscribeChanges, watchCSP } from "../shared/dashboard";
 import { type Plan, renderPlan } from "./plan";
 import { loadChatAdmin } from "./chat";
+import { loadTrust } from "./trust";
 
 watchCSP();
 
@@ -232,7 +233,7 @@ async function loadPlan(): Promise<void> {
 
 async function loadAll(): Promise<void> {
   try {
-    await Promise.all([loadRuns(), loadJudges(), loadModels(), loadAgreement(), loadPlan(), loadChatAdmin(api)]);
+    await Promise.all([loadRuns(), loadJudges(), loadModels(), loadAgreement(), loadPlan(), loadChatAdmin(api), loadTrust(api, say, () => void loadAll())]);
     document.body.dataset.state = "ready";
     byId("live").textContent = `updated ${new Date().toLocaleTimeString()}`;
   } catch (err) {

@@ -7,6 +7,7 @@ import type { Board, PassStats, Report } from "../shared/api";
 import { getJSON, HTTPError } from "../shared/api";
 import { byId, el, pct, subscribeChanges, watchCSP } from "../shared/dashboard";
 import * as charts from "./charts";
+import { judgesLine } from "./judges";
 import { renderTable, type SortState } from "./table";
 
 watchCSP();
@@ -26,6 +27,9 @@ let by = params.get("by") ?? "overall";
 if (![...bySelect.options].some((o) => o.value === by)) by = "overall";
 let value = params.get("value") ?? "";
 let control = params.get("control") ?? "none";
+const judgesSelect = byId<HTMLSelectElement>("judges");
+let judges = params.get("judges") ?? "";
+if (![...judgesSelect.options].some((o) => o.value === judges)) judges = "";
 let sort: SortState = { key: "rating", desc: true };
 const lowFirst = new Set(["rank", "model", "ttft", "latency", "cost", "errors"]);
 const reports = new Map<string, Report>();
@@ -34,6 +38,7 @@ function url(slicing: string): string {
   const q = new URLSearchParams();
   if (slicing !== "overall") q.set("by", slicing);
   if (control !== "none") q.set("control", control);
+  if (judges) q.set("judges", judges);
   return `/api/leaderboard?${q}`;
 }
 
@@ -113,6 +118,7 @@ function render(): void {
     sort = { key, desc: sort.key === key ? !sort.desc : !lowFirst.has(key) };
     render();
   });
+  byId("judges-line").textContent = judgesLine(b);
   renderFlagged(b);
   renderCoefficients(b);
   renderNotes(b);
@@ -128,7 +134,9 @@ function render(): void {
   q.delete("by");
   q.delete("value");
   q.delete("control");
+  q.delete("judges");
   if (control !== "none") q.set("control", control);
+  if (judges) q.set("judges", judges);
   if (by !== "overall") {
     q.set("by", by);
     q.set("value", value);
@@ -200,6 +208,13 @@ bySelect.addEventListener("change", async () => {
 if ([...controlSelect.options].some((o) => o.value === control)) controlSelect.value = control;
 controlSelect.addEventListener("change", async () => {
   control = controlSelect.value;
+  reports.clear();
+  status.textContent = "Loading…";
+  await refresh();
+});
+judgesSelect.value = judges;
+judgesSelect.addEventListener("change", async () => {
+  judges = judgesSelect.value;
   reports.clear();
   status.textContent = "Loading…";
   await refresh();

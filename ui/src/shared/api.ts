@@ -53,9 +53,14 @@ export interface Matrix {
 }
 
 export interface Board {
-  method: { bootstrap_rounds: number; interval: string; ci: number; controls?: string[] };
+  method: { bootstrap_rounds: number; interval: string; ci: number; controls?: string[]; judges?: string };
   coefficients?: Coefficient[];
   battles: number;
+  // Whose votes count (docs/api.md): the votes behind the battles, and
+  // those of flagged or excluded judges left out.
+  counted_votes?: number;
+  excluded_votes?: number;
+  excluded_judge_count?: number;
   models: ModelRating[];
   flagged?: FlaggedModel[];
   matrix?: Matrix;
