@@ -82,8 +82,10 @@ func TestChatJudgePageInABrowser(t *testing.T) {
 		t.Fatalf("reveal %q", r)
 	}
 
-	// The conversation is in `ringside export battles` (the same writer
-	// over the same rows), with both turns on both sides.
+	// The conversation is in the battle export (the writer of `ringside
+	// export battles` over the same rows), with both turns on both sides;
+	// cmd/ringside's TestChatBattleInTheExportCommands runs the command
+	// itself after a chat battle on `ringside serve`.
 	var out strings.Builder
 	w := battlefile.NewWriter(&out)
 	err := h.db.EachExportVote(context.Background(), "", func(e *store.ExportVote) error {

@@ -80,11 +80,12 @@ Stops gracefully on SIGINT or SIGTERM.`)
 	return db.Close()
 }
 
-// liveStreamers builds the configured models' clients for live judging;
-// models that cannot be built (missing API keys, all named at once) stop
-// the start. Stored judging needs none.
+// liveStreamers builds the configured models' clients for live and chat
+// judging (either alone or in judging.sources); models that cannot be
+// built (missing API keys, all named at once) stop the start. Stored
+// judging alone needs none.
 func (m *Main) liveStreamers(cfg *config.Config) (map[string]ringside.Streamer, error) {
-	if cfg.Judging.Source != config.SourceLive {
+	if !cfg.Judging.UsesSource(config.SourceLive) && !cfg.Judging.UsesSource(config.SourceChat) {
 		return nil, nil
 	}
 	// Keys come through the injected environment, as for run and judge.
