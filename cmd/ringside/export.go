@@ -110,23 +110,7 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 	rows := 0
 	err = m.writeOutput(rf.out, func(w io.Writer) error {
 		rows = 0 // counted afresh
-		switch what {
-		case "battles":
-			return exportBattles(ctx, db, runID, w, &rows)
-		case "votes":
-			if rf.format == "dpo" {
-				return exportDPO(ctx, db, runID, *judgeKind, w, &rows)
-			}
-			return exportVotes(ctx, db, runID, rf.format, w, &rows)
-		case "generations":
-			return exportGenerations(ctx, db, runID, rf.format, w, &rows)
-		case "llm-judgments":
-			return exportLLMJudgments(ctx, db, runID, rf.format, w, &rows)
-		case "prompts":
-			return exportPrompts(ctx, db, cfg, pf, w, &rows)
-		default:
-			return exportChecks(ctx, db, runID, rf.format, w, &rows)
-		}
+		return exportKind(ctx, db, cfg, what, runID, rf.format, *judgeKind, pf, w, &rows)
 	})
 	if err != nil {
 		return err
@@ -137,6 +121,28 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stdout, "wrote %d %s rows (%s) to %s\n", rows, what, rf.format, rf.out)
 	}
 	return db.Close()
+}
+
+// exportKind writes one kind of export to w, counting its rows.
+func exportKind(ctx context.Context, db *store.DB, cfg *config.Config, what, runID, format, judgeKind string,
+	pf *promptExportFlags, w io.Writer, rows *int) error {
+	switch what {
+	case "battles":
+		return exportBattles(ctx, db, runID, w, rows)
+	case "votes":
+		if format == "dpo" {
+			return exportDPO(ctx, db, runID, judgeKind, w, rows)
+		}
+		return exportVotes(ctx, db, runID, format, w, rows)
+	case "generations":
+		return exportGenerations(ctx, db, runID, format, w, rows)
+	case "llm-judgments":
+		return exportLLMJudgments(ctx, db, runID, format, w, rows)
+	case "prompts":
+		return exportPrompts(ctx, db, cfg, pf, w, rows)
+	default:
+		return exportChecks(ctx, db, runID, format, w, rows)
+	}
 }
 
 // openExportDB opens the existing database and finds --run's id.
