@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-
-	"github.com/ringside-eval/ringside"
 )
 
 // ctrlBootstrap fills a.reps, low, high and nonfinite with the controlled
@@ -29,11 +27,7 @@ func (a *analysis) ctrlBootstrap(cf *ctrlFit, rounds int, seed uint64, workers i
 	}
 	counts[nb] = int32(cf.rest)
 	ms := newMultinomialSampler(counts)
-	full := newCtxSolver(mf, p)
-	full.eval(cf.cp, cf.beta, true)
-	if err := cholesky(full.hess, full.chol, full.n, full.n); err != nil {
-		return ringside.Errorf(ringside.EINTERNAL, "controlled bootstrap: %v", err)
-	}
+	cf.cp.fullProbabilities(cf.beta)
 	workers = min(workers, rounds)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -42,13 +36,14 @@ func (a *analysis) ctrlBootstrap(cf *ctrlFit, rounds int, seed uint64, workers i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cw := newCtrlWorker(a, cf, full.chol)
+			cw := newCtrlWorker(a, cf)
 			for {
 				r := int(next.Add(1) - 1)
 				if r >= rounds {
 					return
 				}
 				ms.draw(rand.NewPCG(roundSeed(seed, r)), cw.draw)
+				cw.compact()
 				if err := cw.round(a.reps[r*mf:(r+1)*mf], cf.gReps[r*p:(r+1)*p]); err != nil {
 					errs[w] = err
 					return
@@ -83,9 +78,8 @@ func (a *analysis) ctrlBootstrap(cf *ctrlFit, rounds int, seed uint64, workers i
 type ctrlWorker struct {
 	ca        *analysis
 	cf        *ctrlFit
-	chol      []float64
-	draw      []int32 // per battle, then the rest
-	cp        ctxProblem
+	draw      []int32    // per battle, then the rest
+	cp        ctxProblem // the battles drawn, with their counts
 	sv        *ctxSolver
 	beta      []float64
 	wi, wj, t []int32
@@ -93,15 +87,36 @@ type ctrlWorker struct {
 	ft        []int32
 }
 
-func newCtrlWorker(ca *analysis, cf *ctrlFit, chol []float64) *ctrlWorker {
-	nb, np := len(cf.cp.s), len(cf.cp.pi)
-	cw := &ctrlWorker{ca: ca, cf: cf, chol: chol, draw: make([]int32, nb+1), cp: *cf.cp,
-		sv: newCtxSolver(cf.cp.m, cf.cp.p), beta: make([]float64, len(cf.beta)),
+func newCtrlWorker(ca *analysis, cf *ctrlFit) *ctrlWorker {
+	nb, np, p := len(cf.cp.s), len(cf.cp.pi), cf.cp.p
+	cw := &ctrlWorker{ca: ca, cf: cf, draw: make([]int32, nb+1),
+		cp: ctxProblem{m: cf.cp.m, p: p, pi: cf.cp.pi, pj: cf.cp.pj, off: make([]int32, np+1),
+			s: make([]float64, nb), z: make([]float64, nb*p), cnt: make([]int32, nb), p0: make([]float64, nb)},
+		sv: newCtxSolver(cf.cp.m, p), beta: make([]float64, len(cf.beta)),
 		wi: make([]int32, np), wj: make([]int32, np), t: make([]int32, np),
 		fwi: make([]int32, np), fwj: make([]int32, np), ft: make([]int32, np)}
-	cw.cp.cnt = cw.draw[:nb]
 	cf.cp.pairCounts(cw.fwi, cw.fwj, cw.ft)
 	return cw
+}
+
+// compact gathers the battles the round drew (about 63% of them) into
+// cw.cp, so that the passes over them neither skip nor mispredict.
+func (cw *ctrlWorker) compact() {
+	src, cp, p := cw.cf.cp, &cw.cp, cw.cf.cp.p
+	n := 0
+	for k := range src.pi {
+		cp.off[k] = int32(n)
+		for b := int(src.off[k]); b < int(src.off[k+1]); b++ {
+			c := cw.draw[b]
+			if c == 0 {
+				continue
+			}
+			cp.cnt[n], cp.s[n], cp.p0[n] = c, src.s[b], src.p0[b]
+			copy(cp.z[n*p:n*p+p], src.z[b*p:b*p+p])
+			n++
+		}
+	}
+	cp.off[len(src.pi)] = int32(n)
 }
 
 // round fits one resample and writes its ratings and coefficients.
@@ -122,7 +137,7 @@ func (cw *ctrlWorker) round(out, gout []float64) error {
 		}
 	}
 	copy(cw.beta, cw.cf.beta)
-	if !cw.sv.chord(cp, cw.beta, cw.chol) {
+	if !cw.sv.round(cp, cw.beta) {
 		copy(cw.beta, cw.cf.beta)
 		if _, err := cw.sv.fit(cp, cw.beta, looseStep); err != nil {
 			// Separation in a resample: the round has no finite fit.

@@ -21,6 +21,7 @@ type ctxProblem struct {
 	s      []float64 // per battle: the first model's score, 1, 0 or ½
 	z      []float64 // per battle: p standardised features, oriented to the pair's first model
 	cnt    []int32   // per battle: how often it is drawn (nil: once)
+	p0     []float64 // per battle: the first model's win probability at the full-data fit (a round's first pass)
 }
 
 // free is the number of unknowns: the last model is grounded (θ_{m−1} = 0
@@ -41,18 +42,26 @@ func newCtxSolver(m, p int) *ctxSolver {
 		trial: make([]float64, m+p), vz: make([]float64, p)}
 }
 
-// eval computes the gradient at beta (θ then γ), and, when full, the
-// Fisher information over the free unknowns and the log-likelihood (a
-// bootstrap round's chord steps need the gradient alone).
-func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, full bool) (ll float64) {
-	wantHess := full
+// What an eval pass computes besides the gradient.
+const (
+	wantHess = 1 << iota // the Fisher information over the free unknowns
+	wantLL               // the log-likelihood (for the line search)
+	atFull               // beta is the full-data fit: read cp.p0, no exponential
+)
+
+// eval computes the gradient at beta (θ then γ) and what want asks for. A
+// bootstrap round's first pass (atFull) reads each battle's probability at
+// the full-data fit from cp.p0 instead of computing it, which makes that
+// pass a weighted sum.
+func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64) {
+	hess, lls, at0 := want&wantHess != 0, want&(wantLL|atFull) == wantLL, want&atFull != 0
 	m, p, n := sv.m, sv.p, sv.n
-	if wantHess && sv.hess == nil {
+	if hess && sv.hess == nil {
 		sv.hess, sv.chol = make([]float64, n*n), make([]float64, n*n)
 	}
 	g, h := sv.grad, sv.hess
 	clear(g)
-	if wantHess {
+	if hess {
 		clear(h)
 	}
 	theta, gamma := beta[:m], beta[m:]
@@ -70,18 +79,23 @@ func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, full bool) (ll float64
 				w = float64(cp.cnt[b])
 			}
 			z := cp.z[int(b)*p : int(b)*p+p]
-			eta := d
-			for f, x := range z {
-				eta += gamma[f] * x
-			}
-			e := math.Exp(-math.Abs(eta))
-			var pr, q float64
-			if eta >= 0 {
-				pr = 1 / (1 + e)
-				q = e * pr
+			var pr, q, eta, e float64
+			if at0 {
+				pr = cp.p0[b]
+				q = 1 - pr
 			} else {
-				q = 1 / (1 + e)
-				pr = e * q
+				eta = d
+				for f, x := range z {
+					eta += gamma[f] * x
+				}
+				e = math.Exp(-math.Abs(eta))
+				if eta >= 0 {
+					pr = 1 / (1 + e)
+					q = e * pr
+				} else {
+					q = 1 / (1 + e)
+					pr = e * q
+				}
 			}
 			s := cp.s[b]
 			r := w * (s - pr)
@@ -89,11 +103,13 @@ func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, full bool) (ll float64
 			for f, x := range z {
 				g[m+f] += r * x
 			}
-			if !wantHess {
+			if lls {
+				// log σ(η) = −log(1 + e^−|η|) − max(−η, 0)
+				ll -= w * (math.Log1p(e) + math.Max(eta, 0)*(1-s) + math.Max(-eta, 0)*s)
+			}
+			if !hess {
 				continue
 			}
-			// log σ(η) = −log(1 + e^−|η|) − max(−η, 0)
-			ll -= w * (math.Log1p(e) + math.Max(eta, 0)*(1-s) + math.Max(-eta, 0)*s)
 			v := w * pr * q
 			vsum += v
 			for f, x := range z {
@@ -106,7 +122,7 @@ func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, full bool) (ll float64
 		}
 		g[i] += rsum
 		g[j] -= rsum
-		if wantHess {
+		if hess {
 			sv.addPair(i, j, vsum)
 		}
 	}
@@ -161,7 +177,7 @@ var errNoControlledFit = errors.New("the controlled fit has no finite maximum (a
 // fit maximises the likelihood from beta (updated in place) by Newton's
 // method with a backtracking line search, to a step below tol.
 func (sv *ctxSolver) fit(cp *ctxProblem, beta []float64, tol float64) (int, error) {
-	ll := sv.eval(cp, beta, true)
+	ll := sv.eval(cp, beta, wantHess|wantLL)
 	prevStep := math.Inf(1)
 	for it := 1; it <= maxNewton; it++ {
 		if err := cholesky(sv.hess, sv.chol, sv.n, sv.n); err != nil {
@@ -185,7 +201,7 @@ func (sv *ctxSolver) fit(cp *ctxProblem, beta []float64, tol float64) (int, erro
 			for v := range beta {
 				trial[v] = beta[v] + alpha*sv.delta[v]
 			}
-			llt := sv.eval(cp, trial, true)
+			llt := sv.eval(cp, trial, wantHess|wantLL)
 			if llt >= ll+1e-4*alpha*dec || step <= quadStep && alpha == 1 {
 				copy(beta, trial)
 				ll = llt
@@ -199,21 +215,45 @@ func (sv *ctxSolver) fit(cp *ctxProblem, beta []float64, tol float64) (int, erro
 	return maxNewton, errNoControlledFit
 }
 
-// chord solves one bootstrap round from beta (the full-data fit) with the
-// full-data factor chol (see roundWorker.fit); false when the steps stop
-// shrinking, for the caller to fall back to Newton's method.
-func (sv *ctxSolver) chord(cp *ctxProblem, beta, chol []float64) bool {
-	prev := math.Inf(1)
-	for it := 0; it < 100; it++ {
-		sv.eval(cp, beta, false)
-		step := sv.step(chol)
+// fullProbabilities sets cp.p0 from beta, the full-data fit.
+func (cp *ctxProblem) fullProbabilities(beta []float64) {
+	theta, gamma := beta[:cp.m], beta[cp.m:]
+	cp.p0 = make([]float64, len(cp.s))
+	for k := range cp.pi {
+		d := theta[cp.pi[k]] - theta[cp.pj[k]]
+		for b := int(cp.off[k]); b < int(cp.off[k+1]); b++ {
+			eta := d
+			for f, x := range cp.z[b*cp.p : b*cp.p+cp.p] {
+				eta += gamma[f] * x
+			}
+			cp.p0[b] = 1 / (1 + math.Exp(-eta))
+		}
+	}
+}
+
+// round solves one bootstrap round (cp with its draw counts) by Newton's
+// method from beta, the full-data fit: the first pass reads the full-data
+// probabilities (cp.p0) and so needs no exponential, and a resample's
+// optimum is near enough for full steps. It ends after a full step below
+// looseStep, as a plain round's Newton method does (quadratic convergence
+// leaves an error of the order of that step squared). False when the steps
+// stop shrinking, for the caller to fall back to the damped fit.
+func (sv *ctxSolver) round(cp *ctxProblem, beta []float64) bool {
+	want, prev := wantHess|atFull, math.Inf(1)
+	for it := 0; it < 30; it++ {
+		sv.eval(cp, beta, want)
+		want = wantHess
+		if cholesky(sv.hess, sv.chol, sv.n, sv.n) != nil {
+			return false
+		}
+		step := sv.step(sv.chol)
 		if math.IsNaN(step) || step > prev/2 {
 			return false
 		}
 		for v, d := range sv.delta {
 			beta[v] += d
 		}
-		if step <= chordTol {
+		if step <= looseStep {
 			return true
 		}
 		prev = step
