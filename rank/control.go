@@ -99,10 +99,12 @@ func (a *analysis) buildControlled(want []int) (*ctrlFit, []string) {
 		mask |= 1 << f
 	}
 	var kept []int32
-	var outs []uint8
+	var scores []float64
 	total, missing := 0, 0
 	pos := a.posTable()
-	bs.each(a.sub, func(i int32, o uint8) {
+	// Battles, not votes (units.go): the votes of several judges on one
+	// battle come as its first vote with their share of the score.
+	bs.eachBattle(a.sub, func(i int32, o uint8, share float64) {
 		fa, fb := pos[bs.a[i]], pos[bs.b[i]]
 		total++
 		if fa < 0 || fb < 0 {
@@ -112,8 +114,11 @@ func (a *analysis) buildControlled(want []int) (*ctrlFit, []string) {
 			missing++
 			return
 		}
+		if share < 0 {
+			share = shareOf(o)
+		}
 		kept = append(kept, i)
-		outs = append(outs, o)
+		scores = append(scores, share)
 	})
 	var notes []string
 	if missing > 0 {
@@ -141,7 +146,7 @@ func (a *analysis) buildControlled(want []int) (*ctrlFit, []string) {
 	if len(feats) == 0 {
 		return nil, notes
 	}
-	cp := a.groupByPair(pos, kept, outs, feats, mean, sd)
+	cp := a.groupByPair(pos, kept, scores, feats, mean, sd)
 	if !a.connected(cp) {
 		return nil, append(notes, "not controlled: the battles that have every control feature do not link the rated models in both directions")
 	}
@@ -161,8 +166,9 @@ func (a *analysis) posTable() []int32 {
 }
 
 // groupByPair lays the kept battles out by the pairs of a.prob, each
-// oriented to its pair's first model.
-func (a *analysis) groupByPair(pos, kept []int32, outs []uint8, feats []int, mean, sd []float64) *ctxProblem {
+// oriented to its pair's first model; scores are model a's (a battle's
+// share of its votes).
+func (a *analysis) groupByPair(pos, kept []int32, scores []float64, feats []int, mean, sd []float64) *ctxProblem {
 	bs, mf, p := a.bs, len(a.fit), len(feats)
 	pairOf := make(map[[2]int32]int32, len(a.prob.pi))
 	for k := range a.prob.pi {
@@ -184,7 +190,7 @@ func (a *analysis) groupByPair(pos, kept []int32, outs []uint8, feats []int, mea
 		k := pk[x]
 		b := next[k]
 		next[k]++
-		score := [4]float64{1, 0, 0.5, 0.5}[outs[x]]
+		score := scores[x]
 		sign := 1.0
 		if pos[bs.a[i]] != a.prob.pi[k] {
 			score, sign = 1-score, -1
@@ -198,7 +204,7 @@ func (a *analysis) groupByPair(pos, kept []int32, outs []uint8, feats []int, mea
 }
 
 // pairCounts are the wins and ties per pair of cp's battles (weighted by
-// cnt when set).
+// cnt when set); a split battle counts as a tie, as in the cells.
 func (cp *ctxProblem) pairCounts(wi, wj, t []int32) {
 	for k := range cp.pi {
 		var a, b, c int32

@@ -18,7 +18,7 @@ type ctxProblem struct {
 	m, p   int
 	pi, pj []int32   // per pair, as in problem
 	off    []int32   // pair k's battles are off[k] to off[k+1]
-	s      []float64 // per battle: the first model's score, 1, 0 or ½
+	s      []float64 // per battle: the first model's score, 1, 0 or ½, or a split battle's share (units.go)
 	z      []float64 // per battle: p standardised features, oriented to the pair's first model
 	cnt    []int32   // per battle: how often it is drawn (nil: once)
 	p0     []float64 // per battle: the first model's win probability at the full-data fit (a round's first pass)
