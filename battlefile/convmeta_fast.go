@@ -34,12 +34,12 @@ func fastConvCounts(raw []byte) (out [8]convCount, ok bool) {
 		if !good {
 			return out, false
 		}
-		slot := -1
-		for x, k := range convKeys {
-			if key == k {
-				slot = x
-			} else if strings.EqualFold(key, k) {
-				return out, false
+		slot := convSlot(key)
+		if slot < 0 {
+			for _, k := range convKeys {
+				if strings.EqualFold(string(key), k) {
+					return out, false
+				}
 			}
 		}
 		c, good := p.value()
@@ -60,6 +60,16 @@ func fastConvCounts(raw []byte) (out [8]convCount, ok bool) {
 			return out, false
 		}
 	}
+}
+
+// convSlot is key's index in convKeys, or -1.
+func convSlot(key []byte) int {
+	for x, k := range convKeys {
+		if string(key) == k {
+			return x
+		}
+	}
+	return -1
 }
 
 type convParser struct {
@@ -89,18 +99,18 @@ func (p *convParser) end() bool {
 }
 
 // key reads a string without escapes and the colon after it.
-func (p *convParser) key() (string, bool) {
+func (p *convParser) key() ([]byte, bool) {
 	if !p.byte('"') {
-		return "", false
+		return nil, false
 	}
 	start := p.i
 	for p.i < len(p.b) && jsonStringPlain[p.b[p.i]] {
 		p.i++
 	}
 	if p.i >= len(p.b) || p.b[p.i] != '"' {
-		return "", false
+		return nil, false
 	}
-	key := string(p.b[start:p.i])
+	key := p.b[start:p.i]
 	p.i++
 	return key, p.byte(':')
 }
@@ -109,7 +119,7 @@ func (p *convParser) key() (string, bool) {
 // (summed, each level once).
 func (p *convParser) value() (convCount, bool) {
 	p.space()
-	if strings.HasPrefix(string(p.b[p.i:min(p.i+4, len(p.b))]), "null") {
+	if string(p.b[p.i:min(p.i+4, len(p.b))]) == "null" {
 		p.i += 4
 		return convCount{}, true
 	}
@@ -121,14 +131,15 @@ func (p *convParser) value() (convCount, bool) {
 	if p.byte('}') {
 		return c, true
 	}
-	var seen []string
+	var seenBuf [8][]byte
+	seen := seenBuf[:0]
 	for {
 		key, ok := p.key()
 		if !ok {
 			return c, false
 		}
 		for _, s := range seen {
-			if s == key {
+			if string(s) == string(key) {
 				return c, false // encoding/json keeps the last; not worth the detour
 			}
 		}
@@ -181,6 +192,25 @@ func (p *convParser) number() (float64, bool) {
 			return 0, false
 		}
 	}
+	if n, ok := plainCount(b[start:p.i]); ok {
+		return n, true
+	}
 	n, err := strconv.ParseFloat(string(b[start:p.i]), 64)
 	return n, err == nil
+}
+
+// plainCount reads a token of at most 15 digits, FastChat's usual count,
+// without strconv (exact in a float64, as ParseFloat's result).
+func plainCount(tok []byte) (float64, bool) {
+	if len(tok) > 15 {
+		return 0, false
+	}
+	n := 0.0
+	for _, c := range tok {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + float64(c-'0')
+	}
+	return n, true
 }

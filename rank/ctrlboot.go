@@ -100,21 +100,33 @@ func newCtrlWorker(ca *analysis, cf *ctrlFit) *ctrlWorker {
 }
 
 // compact gathers the battles the round drew (about 63% of them) into
-// cw.cp, so that the passes over them neither skip nor mispredict.
+// cw.cp, so that the passes over them neither skip nor mispredict, and
+// counts the wins and ties per pair (as pairCounts).
 func (cw *ctrlWorker) compact() {
 	src, cp, p := cw.cf.cp, &cw.cp, cw.cf.cp.p
 	n := 0
 	for k := range src.pi {
 		cp.off[k] = int32(n)
+		var wi, wj, t int32
 		for b := int(src.off[k]); b < int(src.off[k+1]); b++ {
 			c := cw.draw[b]
 			if c == 0 {
 				continue
 			}
-			cp.cnt[n], cp.s[n], cp.p0[n] = c, src.s[b], src.p0[b]
+			s := src.s[b]
+			switch s {
+			case 1:
+				wi += c
+			case 0:
+				wj += c
+			default:
+				t += c
+			}
+			cp.cnt[n], cp.s[n], cp.p0[n] = c, s, src.p0[b]
 			copy(cp.z[n*p:n*p+p], src.z[b*p:b*p+p])
 			n++
 		}
+		cw.wi[k], cw.wj[k], cw.t[k] = wi, wj, t
 	}
 	cp.off[len(src.pi)] = int32(n)
 }
@@ -122,7 +134,6 @@ func (cw *ctrlWorker) compact() {
 // round fits one resample and writes its ratings and coefficients.
 func (cw *ctrlWorker) round(out, gout []float64) error {
 	ca, cp, mf := cw.ca, &cw.cp, len(cw.ca.fit)
-	cp.pairCounts(cw.wi, cw.wj, cw.t)
 	lost := false
 	for k := range cw.wi {
 		if (cw.wi[k]+cw.t[k] == 0) != (cw.fwi[k]+cw.ft[k] == 0) || (cw.wj[k]+cw.t[k] == 0) != (cw.fwj[k]+cw.ft[k] == 0) {

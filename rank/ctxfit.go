@@ -33,13 +33,13 @@ type ctxSolver struct {
 	n, m, p            int
 	grad, delta, trial []float64 // m + p: θ then γ
 	hess, chol         []float64 // n×n over the free unknowns, lower triangle
-	vz                 []float64 // p: Σ v·z of the current pair
+	sums               ctxSums
 }
 
 func newCtxSolver(m, p int) *ctxSolver {
 	n := m - 1 + p
 	return &ctxSolver{n: n, m: m, p: p, grad: make([]float64, m+p), delta: make([]float64, m+p),
-		trial: make([]float64, m+p), vz: make([]float64, p)}
+		trial: make([]float64, m+p)}
 }
 
 // What an eval pass computes besides the gradient.
@@ -49,13 +49,22 @@ const (
 	atFull               // beta is the full-data fit: read cp.p0, no exponential
 )
 
+// ctxSums are one eval pass's sums over battles, kept in fixed arrays (the
+// features are few) and added to the gradient and Hessian at the end.
+type ctxSums struct {
+	gz [NumControls]float64                         // Σ r·z
+	zz [NumControls * (NumControls + 1) / 2]float64 // Σ v·z·zᵀ, lower triangle by rows
+	vz [NumControls]float64                         // the current pair's Σ v·z
+	ll float64
+}
+
 // eval computes the gradient at beta (θ then γ) and what want asks for. A
 // bootstrap round's first pass (atFull) reads each battle's probability at
 // the full-data fit from cp.p0 instead of computing it, which makes that
 // pass a weighted sum.
 func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64) {
-	hess, lls, at0 := want&wantHess != 0, want&(wantLL|atFull) == wantLL, want&atFull != 0
 	m, p, n := sv.m, sv.p, sv.n
+	hess := want&wantHess != 0
 	if hess && sv.hess == nil {
 		sv.hess, sv.chol = make([]float64, n*n), make([]float64, n*n)
 	}
@@ -64,73 +73,89 @@ func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64)
 	if hess {
 		clear(h)
 	}
+	sv.sums = ctxSums{}
 	theta, gamma := beta[:m], beta[m:]
 	for k := range cp.pi {
 		i, j := int(cp.pi[k]), int(cp.pj[k])
-		d := theta[i] - theta[j]
-		var rsum, vsum float64
-		clear(sv.vz)
-		for b := cp.off[k]; b < cp.off[k+1]; b++ {
-			w := 1.0
-			if cp.cnt != nil {
-				if cp.cnt[b] == 0 {
-					continue
-				}
-				w = float64(cp.cnt[b])
-			}
-			z := cp.z[int(b)*p : int(b)*p+p]
-			var pr, q, eta, e float64
-			if at0 {
-				pr = cp.p0[b]
-				q = 1 - pr
-			} else {
-				eta = d
-				for f, x := range z {
-					eta += gamma[f] * x
-				}
-				e = math.Exp(-math.Abs(eta))
-				if eta >= 0 {
-					pr = 1 / (1 + e)
-					q = e * pr
-				} else {
-					q = 1 / (1 + e)
-					pr = e * q
-				}
-			}
-			s := cp.s[b]
-			r := w * (s - pr)
-			rsum += r
-			for f, x := range z {
-				g[m+f] += r * x
-			}
-			if lls {
-				// log σ(η) = −log(1 + e^−|η|) − max(−η, 0)
-				ll -= w * (math.Log1p(e) + math.Max(eta, 0)*(1-s) + math.Max(-eta, 0)*s)
-			}
-			if !hess {
-				continue
-			}
-			v := w * pr * q
-			vsum += v
-			for f, x := range z {
-				sv.vz[f] += v * x
-				row := h[(m-1+f)*n : (m-1+f)*n+m-1+f+1]
-				for e := 0; e <= f; e++ {
-					row[m-1+e] += v * x * z[e]
-				}
-			}
-		}
+		rsum, vsum := sv.pairTerms(cp, k, theta[i]-theta[j], gamma, want)
 		g[i] += rsum
 		g[j] -= rsum
 		if hess {
 			sv.addPair(i, j, vsum)
 		}
 	}
-	return ll
+	t := 0
+	for f := 0; f < p; f++ {
+		g[m+f] = sv.sums.gz[f]
+		for e := 0; e <= f && hess; e++ {
+			h[(m-1+f)*n+m-1+e] = sv.sums.zz[t]
+			t++
+		}
+	}
+	return sv.sums.ll
+}
+
+// pairTerms adds pair k's battles to sv.sums and returns their Σ r (the
+// residual, weighted) and Σ v (the variance), with d = θ_i − θ_j.
+func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d float64, gamma []float64, want int) (rsum, vsum float64) {
+	hess, lls, at0 := want&wantHess != 0, want&(wantLL|atFull) == wantLL, want&atFull != 0
+	p, sums := sv.p, &sv.sums
+	sums.vz = [NumControls]float64{}
+	for b := int(cp.off[k]); b < int(cp.off[k+1]); b++ {
+		w := 1.0
+		if cp.cnt != nil {
+			if cp.cnt[b] == 0 {
+				continue
+			}
+			w = float64(cp.cnt[b])
+		}
+		z := cp.z[b*p : b*p+p : b*p+p]
+		var pr, q, eta, e float64
+		if at0 {
+			pr = cp.p0[b]
+			q = 1 - pr
+		} else {
+			eta = d
+			for f, x := range z {
+				eta += gamma[f] * x
+			}
+			e = math.Exp(-math.Abs(eta))
+			inv := 1 / (1 + e)
+			pr, q = inv, e*inv
+			if eta < 0 {
+				pr, q = q, pr
+			}
+		}
+		s := cp.s[b]
+		r := w * (s - pr)
+		rsum += r
+		for f, x := range z {
+			sums.gz[f] += r * x
+		}
+		if lls {
+			// log σ(η) = −log(1 + e^−|η|) − max(−η, 0)
+			sums.ll -= w * (math.Log1p(e) + math.Max(eta, 0)*(1-s) + math.Max(-eta, 0)*s)
+		}
+		if !hess {
+			continue
+		}
+		v := w * pr * q
+		vsum += v
+		t := 0
+		for f, x := range z {
+			vx := v * x
+			sums.vz[f] += vx
+			for _, y := range z[:f+1] {
+				sums.zz[t] += vx * y
+				t++
+			}
+		}
+	}
+	return rsum, vsum
 }
 
 // addPair adds one pair's Laplacian block and its cross terms with the
-// features (sv.vz) to the Hessian; the grounded model has no row.
+// features (sv.sums.vz) to the Hessian; the grounded model has no row.
 func (sv *ctxSolver) addPair(i, j int, v float64) {
 	m, n, h := sv.m, sv.n, sv.hess
 	ground := m - 1
@@ -143,7 +168,7 @@ func (sv *ctxSolver) addPair(i, j int, v float64) {
 	if i != ground && j != ground {
 		h[max(i, j)*n+min(i, j)] -= v
 	}
-	for f, x := range sv.vz {
+	for f, x := range sv.sums.vz[:sv.p] {
 		row := (m - 1 + f) * n
 		if i != ground {
 			h[row+i] += x
