@@ -259,16 +259,17 @@ func (cp *ctxProblem) fullProbabilities(beta []float64) {
 // round solves one bootstrap round (cp with its draw counts) by Newton's
 // method from beta, the full-data fit: the first pass reads the full-data
 // probabilities (cp.p0) and so needs no exponential, and a resample's
-// optimum is near enough for full steps. It ends after a full step below
-// looseStep, as a plain round's Newton method does (quadratic convergence
-// leaves an error of the order of that step squared). False when the steps
-// stop shrinking, for the caller to fall back to the damped fit.
+// optimum is near enough for full steps. Once a step is below quadStep the
+// Hessian changes too little to matter and the last factor is kept (a
+// gradient pass is cheaper). It ends after a full step below looseStep, as
+// a plain round's Newton method does (the error left is of the order of that
+// step times the one before). False when the steps stop shrinking, for the
+// caller to fall back to the damped fit.
 func (sv *ctxSolver) round(cp *ctxProblem, beta []float64) bool {
 	want, prev := wantHess|atFull, math.Inf(1)
 	for it := 0; it < 30; it++ {
 		sv.eval(cp, beta, want)
-		want = wantHess
-		if cholesky(sv.hess, sv.chol, sv.n, sv.n) != nil {
+		if want&wantHess != 0 && cholesky(sv.hess, sv.chol, sv.n, sv.n) != nil {
 			return false
 		}
 		step := sv.step(sv.chol)
@@ -281,7 +282,10 @@ func (sv *ctxSolver) round(cp *ctxProblem, beta []float64) bool {
 		if step <= looseStep {
 			return true
 		}
-		prev = step
+		prev, want = step, wantHess
+		if step <= quadStep {
+			want = 0
+		}
 	}
 	return false
 }
