@@ -21,12 +21,7 @@ func (a *analysis) ctrlBootstrap(cf *ctrlFit, rounds int, seed uint64, workers i
 	if rounds == 0 {
 		return nil
 	}
-	counts := make([]int32, nb+1)
-	for x := range nb {
-		counts[x] = 1
-	}
-	counts[nb] = int32(cf.rest)
-	ms := newMultinomialSampler(counts)
+	ms := newBattleSampler(nb, cf.rest)
 	cf.cp.fullProbabilities(cf.beta)
 	workers = min(workers, rounds)
 	var next atomic.Int64
