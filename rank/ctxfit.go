@@ -22,6 +22,7 @@ type ctxProblem struct {
 	z      []float64 // per battle: p standardised features, oriented to the pair's first model
 	cnt    []int32   // per battle: how often it is drawn (nil: once)
 	p0     []float64 // per battle: the first model's win probability at the full-data fit (a round's first pass)
+	pk     []float64 // per battle: the same at a round's sv.kept (keepProb, nearKept)
 }
 
 // free is the number of unknowns: the last model is grounded (θ_{m−1} = 0
@@ -34,6 +35,8 @@ type ctxSolver struct {
 	grad, delta, trial []float64 // m + p: θ then γ
 	hess, chol         []float64 // n×n over the free unknowns, lower triangle
 	sums               ctxSums
+	kept               []float64 // the beta of cp.pk (keepProb)
+	dgam               [NumControls]float64
 }
 
 func newCtxSolver(m, p int) *ctxSolver {
@@ -47,7 +50,15 @@ const (
 	wantHess = 1 << iota // the Fisher information over the free unknowns
 	wantLL               // the log-likelihood (for the line search)
 	atFull               // beta is the full-data fit: read cp.p0, no exponential
+	keepProb             // store each battle's probability in cp.pk, beta in sv.kept
+	nearKept             // near sv.kept, expand cp.pk instead of an exponential
 )
+
+// taylorMax bounds the change of a battle's log-odds since sv.kept over
+// which nearKept expands σ to third order instead of computing it: the
+// error, at most Δ⁴·max|σ⁗|/24 = Δ⁴/192, is below 1e-13 (rounding level
+// for sums over a million battles).
+const taylorMax = 2e-3
 
 // ctxSums are one eval pass's sums over battles, kept in fixed arrays (the
 // features are few) and added to the gradient and Hessian at the end.
@@ -75,9 +86,23 @@ func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64)
 	}
 	sv.sums = ctxSums{}
 	theta, gamma := beta[:m], beta[m:]
+	if want&keepProb != 0 {
+		sv.kept = append(sv.kept[:0], beta...)
+	}
+	var kt []float64
+	if want&nearKept != 0 {
+		kt = sv.kept[:m]
+		for f := range p {
+			sv.dgam[f] = gamma[f] - sv.kept[m+f]
+		}
+	}
 	for k := range cp.pi {
 		i, j := int(cp.pi[k]), int(cp.pj[k])
-		rsum, vsum := sv.pairTerms(cp, k, theta[i]-theta[j], gamma, want)
+		var dd float64 // the change of θ_i − θ_j since sv.kept
+		if kt != nil {
+			dd = theta[i] - theta[j] - (kt[i] - kt[j])
+		}
+		rsum, vsum := sv.pairTerms(cp, k, theta[i]-theta[j], dd, gamma, want)
 		g[i] += rsum
 		g[j] -= rsum
 		if hess {
@@ -96,9 +121,11 @@ func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64)
 }
 
 // pairTerms adds pair k's battles to sv.sums and returns their Σ r (the
-// residual, weighted) and Σ v (the variance), with d = θ_i − θ_j.
-func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d float64, gamma []float64, want int) (rsum, vsum float64) {
+// residual, weighted) and Σ v (the variance), with d = θ_i − θ_j (dd its
+// change since sv.kept).
+func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d, dd float64, gamma []float64, want int) (rsum, vsum float64) {
 	hess, lls, at0 := want&wantHess != 0, want&(wantLL|atFull) == wantLL, want&atFull != 0
+	keep, near := want&keepProb != 0, want&nearKept != 0
 	p, sums := sv.p, &sv.sums
 	sums.vz = [NumControls]float64{}
 	for b := int(cp.off[k]); b < int(cp.off[k+1]); b++ {
@@ -111,10 +138,24 @@ func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d float64, gamma []float64
 		}
 		z := cp.z[b*p : b*p+p : b*p+p]
 		var pr, q, eta, e float64
+		exact := !at0
 		if at0 {
 			pr = cp.p0[b]
 			q = 1 - pr
-		} else {
+		} else if near {
+			delta := dd
+			for f, x := range z {
+				delta += sv.dgam[f] * x
+			}
+			if math.Abs(delta) <= taylorMax {
+				// σ(η+Δ) = σ + σ'Δ + σ''Δ²/2 + σ'''Δ³/6 with σ' = σ(1−σ),
+				// σ'' = σ'(1−2σ), σ''' = σ'(1−6σ+6σ²)
+				sg := cp.pk[b]
+				pr = sg + delta*sg*(1-sg)*(1+delta*((1-2*sg)/2+delta*(1-6*sg+6*sg*sg)/6))
+				q, exact = 1-pr, false
+			}
+		}
+		if exact {
 			eta = d
 			for f, x := range z {
 				eta += gamma[f] * x
@@ -124,6 +165,9 @@ func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d float64, gamma []float64
 			pr, q = inv, e*inv
 			if eta < 0 {
 				pr, q = q, pr
+			}
+			if keep {
+				cp.pk[b] = pr
 			}
 		}
 		s := cp.s[b]
@@ -260,8 +304,10 @@ func (cp *ctxProblem) fullProbabilities(beta []float64) {
 // method from beta, the full-data fit: the first pass reads the full-data
 // probabilities (cp.p0) and so needs no exponential, and a resample's
 // optimum is near enough for full steps. Once a step is below quadStep the
-// Hessian changes too little to matter and the last factor is kept (a
-// gradient pass is cheaper). It ends after a full step below looseStep, as
+// Hessian changes too little to matter and the last factor is kept, and the
+// log-odds so little that each battle's probability is expanded from the
+// last exact pass (nearKept): the passes after are gradients without an
+// exponential. It ends after a full step below looseStep, as
 // a plain round's Newton method does (the error left is of the order of that
 // step times the one before). False when the steps stop shrinking, for the
 // caller to fall back to the damped fit.
@@ -282,9 +328,13 @@ func (sv *ctxSolver) round(cp *ctxProblem, beta []float64) bool {
 		if step <= looseStep {
 			return true
 		}
-		prev, want = step, wantHess
+		kept := want&keepProb != 0 || want&nearKept != 0
+		prev, want = step, wantHess|keepProb
 		if step <= quadStep {
 			want = 0
+			if kept {
+				want = nearKept
+			}
 		}
 	}
 	return false
