@@ -90,3 +90,32 @@ func TestControlledSplitBattleShare(t *testing.T) {
 		}
 	}
 }
+
+// A model with few battles loses all its wins (or losses) in some
+// resamples: those rounds fit the others alone and count the model's as
+// not finite, as the plain bootstrap does.
+func TestControlledRoundsThatLoseAModel(t *testing.T) {
+	battles := styledBattles(8, 400, []float64{1100, 1050, 1000, 950}, []float64{200, 600, 300, 900}, 0.4, 0)
+	st := &Style{}
+	st.Set(0, 300, 500)
+	st.Set(3, 1, 0)
+	battles = append(battles,
+		Battle{ModelA: "rare", ModelB: modelName(0), Winner: ringside.WinnerA, Style: st},
+		Battle{ModelA: "rare", ModelB: modelName(1), Winner: ringside.WinnerB, Style: st})
+	bs := addStyled(t, battles, func(r int) []ringside.Winner { return []ringside.Winner{battles[r].Winner} }, func(int) int64 { return 0 })
+	lb := mustRank(t, bs, Options{Controls: ctrlLenBold, Rounds: 200, Seed: 2, Workers: 2})
+	rare := ratingOf(t, lb, "rare")
+	if rare.NonfiniteRounds == 0 || rare.NonfiniteRounds == 200 {
+		t.Fatalf("rare: %d of 200 rounds not finite", rare.NonfiniteRounds)
+	}
+	for _, m := range lb.Models {
+		if m.Model != "rare" && (m.NonfiniteRounds != 0 || m.CILow == nil || m.CIHigh == nil || !(*m.CILow < m.Rating && m.Rating < *m.CIHigh)) {
+			t.Errorf("%s: %+v", m.Model, m)
+		}
+	}
+	for _, c := range lb.Coefficients {
+		if c.CILow == nil || c.CIHigh == nil || !(*c.CILow < c.Value && c.Value < *c.CIHigh) {
+			t.Errorf("coefficient %s: %v [%v, %v]", c.Name, c.Value, c.CILow, c.CIHigh)
+		}
+	}
+}

@@ -77,9 +77,9 @@ type ctrlWorker struct {
 	cp        ctxProblem // the battles drawn, with their counts
 	sv        *ctxSolver
 	beta      []float64
-	wi, wj, t []int32
-	fwi, fwj  []int32 // the full data's, to see a round that lost an edge
-	ft        []int32
+	wi, wj, t []int32   // a round's wins and ties per pair, when it lost an edge
+	si, sj    []float64 // a round's score sums per pair, each way
+	fsi, fsj  []float64 // the full data's, to see a round that lost an edge
 }
 
 func newCtrlWorker(ca *analysis, cf *ctrlFit) *ctrlWorker {
@@ -89,39 +89,40 @@ func newCtrlWorker(ca *analysis, cf *ctrlFit) *ctrlWorker {
 			s: make([]float64, nb), z: make([]float64, nb*p), cnt: make([]int32, nb), p0: make([]float64, nb), pk: make([]float64, nb)},
 		sv: newCtxSolver(cf.cp.m, p), beta: make([]float64, len(cf.beta)),
 		wi: make([]int32, np), wj: make([]int32, np), t: make([]int32, np),
-		fwi: make([]int32, np), fwj: make([]int32, np), ft: make([]int32, np)}
-	cf.cp.pairCounts(cw.fwi, cw.fwj, cw.ft)
+		si: make([]float64, np), sj: make([]float64, np), fsi: make([]float64, np), fsj: make([]float64, np)}
+	for k := range cf.cp.pi {
+		for b := cf.cp.off[k]; b < cf.cp.off[k+1]; b++ {
+			cw.fsi[k] += cf.cp.s[b]
+			cw.fsj[k] += 1 - cf.cp.s[b]
+		}
+	}
 	return cw
 }
 
 // compact gathers the battles the round drew (about 63% of them) into
-// cw.cp, so that the passes over them neither skip nor mispredict, and
-// counts the wins and ties per pair (as pairCounts).
+// cw.cp, so that the passes over them neither skip nor mispredict, and sums
+// each pair's scores both ways (cw.si, cw.sj), whose zeros are the edges of
+// the win graph.
 func (cw *ctrlWorker) compact() {
 	src, cp, p := cw.cf.cp, &cw.cp, cw.cf.cp.p
 	n := 0
 	for k := range src.pi {
 		cp.off[k] = int32(n)
-		var wi, wj, t int32
+		var si, sj float64
 		for b := int(src.off[k]); b < int(src.off[k+1]); b++ {
-			c := cw.draw[b]
-			if c == 0 {
-				continue
-			}
-			s := src.s[b]
-			switch s {
-			case 1:
-				wi += c
-			case 0:
-				wj += c
-			default:
-				t += c
-			}
+			// Without branches (which battles were drawn is random):
+			// every battle is written at n, which moves on when drawn.
+			c, s := cw.draw[b], src.s[b]
+			si += float64(c) * s
+			sj += float64(c) * (1 - s)
 			cp.cnt[n], cp.s[n], cp.p0[n] = c, s, src.p0[b]
-			copy(cp.z[n*p:n*p+p], src.z[b*p:b*p+p])
-			n++
+			dz, sz := cp.z[n*p:n*p+p], src.z[b*p:b*p+p]
+			for f := range dz {
+				dz[f] = sz[f]
+			}
+			n += int(uint32(c|-c) >> 31)
 		}
-		cw.wi[k], cw.wj[k], cw.t[k] = wi, wj, t
+		cw.si[k], cw.sj[k] = si, sj
 	}
 	cp.off[len(src.pi)] = int32(n)
 }
@@ -130,13 +131,14 @@ func (cw *ctrlWorker) compact() {
 func (cw *ctrlWorker) round(out, gout []float64) error {
 	ca, cp, mf := cw.ca, &cw.cp, len(cw.ca.fit)
 	lost := false
-	for k := range cw.wi {
-		if (cw.wi[k]+cw.t[k] == 0) != (cw.fwi[k]+cw.ft[k] == 0) || (cw.wj[k]+cw.t[k] == 0) != (cw.fwj[k]+cw.ft[k] == 0) {
+	for k := range cw.si {
+		if (cw.si[k] == 0) != (cw.fsi[k] == 0) || (cw.sj[k] == 0) != (cw.fsj[k] == 0) {
 			lost = true
 			break
 		}
 	}
 	if lost {
+		cp.pairCounts(cw.wi, cw.wj, cw.t)
 		g := buildGraph(mf, cp.pi, cp.pj, cw.wi, cw.wj, cw.t)
 		if comp, nc := g.scc(); nc > 1 {
 			return cw.partial(g, comp, nc, out, gout)
