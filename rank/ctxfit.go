@@ -35,14 +35,21 @@ type ctxSolver struct {
 	grad, delta, trial []float64 // m + p: θ then γ
 	hess, chol         []float64 // n×n over the free unknowns, lower triangle
 	sums               ctxSums
-	kept               []float64 // the beta of cp.pk (keepProb)
+	kept               []float64  // the beta of cp.pk (keepProb)
+	tri                [][2]uint8 // the feature pairs (f, e ≤ f) of ctxSums.zz, in its order
 	dgam               [NumControls]float64
 }
 
 func newCtxSolver(m, p int) *ctxSolver {
 	n := m - 1 + p
-	return &ctxSolver{n: n, m: m, p: p, grad: make([]float64, m+p), delta: make([]float64, m+p),
+	sv := &ctxSolver{n: n, m: m, p: p, grad: make([]float64, m+p), delta: make([]float64, m+p),
 		trial: make([]float64, m+p)}
+	for f := range p {
+		for e := 0; e <= f; e++ {
+			sv.tri = append(sv.tri, [2]uint8{uint8(f), uint8(e)})
+		}
+	}
+	return sv
 }
 
 // What an eval pass computes besides the gradient.
@@ -185,14 +192,15 @@ func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d, dd float64, gamma []flo
 		}
 		v := w * pr * q
 		vsum += v
-		t := 0
+		// One flat loop over the triangle (sv.tri), indices masked into
+		// arrays of 8 so that no bound is checked.
+		var vx, zb [8]float64
 		for f, x := range z {
-			vx := v * x
-			sums.vz[f] += vx
-			for _, y := range z[:f+1] {
-				sums.zz[t] += vx * y
-				t++
-			}
+			vx[f&7], zb[f&7] = v*x, x
+			sums.vz[f] += v * x
+		}
+		for t, fe := range sv.tri {
+			sums.zz[t] += vx[fe[0]&7] * zb[fe[1]&7]
 		}
 	}
 	return rsum, vsum
