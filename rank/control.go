@@ -170,15 +170,11 @@ func (a *analysis) posTable() []int32 {
 // share of its votes).
 func (a *analysis) groupByPair(pos, kept []int32, scores []float64, feats []int, mean, sd []float64) *ctxProblem {
 	bs, mf, p := a.bs, len(a.fit), len(feats)
-	pairOf := make(map[[2]int32]int32, len(a.prob.pi))
-	for k := range a.prob.pi {
-		pairOf[[2]int32{a.prob.pi[k], a.prob.pj[k]}] = int32(k)
-		pairOf[[2]int32{a.prob.pj[k], a.prob.pi[k]}] = int32(k)
-	}
+	pairOf := pairIndex(mf, a.prob.pi, a.prob.pj)
 	cp := &ctxProblem{m: mf, p: p, pi: a.prob.pi, pj: a.prob.pj, off: make([]int32, len(a.prob.pi)+1)}
 	pk := make([]int32, len(kept))
 	for x, i := range kept {
-		pk[x] = pairOf[[2]int32{pos[bs.a[i]], pos[bs.b[i]]}]
+		pk[x] = pairOf(pos[bs.a[i]], pos[bs.b[i]])
 		cp.off[pk[x]+1]++
 	}
 	for k := range a.prob.pi {
@@ -201,6 +197,24 @@ func (a *analysis) groupByPair(pos, kept []int32, scores []float64, feats []int,
 		}
 	}
 	return cp
+}
+
+// pairIndex looks pairs up by their models, either way round: a dense
+// table up to denseCellLimit models (a million look-ups), else a map.
+func pairIndex(m int, pi, pj []int32) func(i, j int32) int32 {
+	if m <= denseCellLimit {
+		dense := make([]int32, m*m)
+		for k := range pi {
+			i, j := int(pi[k]), int(pj[k])
+			dense[i*m+j], dense[j*m+i] = int32(k), int32(k)
+		}
+		return func(i, j int32) int32 { return dense[int(i)*m+int(j)] }
+	}
+	sparse := make(map[[2]int32]int32, 2*len(pi))
+	for k := range pi {
+		sparse[[2]int32{pi[k], pj[k]}], sparse[[2]int32{pj[k], pi[k]}] = int32(k), int32(k)
+	}
+	return func(i, j int32) int32 { return sparse[[2]int32{i, j}] }
 }
 
 // pairCounts are the wins and ties per pair of cp's battles (weighted by

@@ -23,6 +23,9 @@ func (a *analysis) ctrlBootstrap(cf *ctrlFit, rounds int, seed uint64, workers i
 	}
 	ms := newBattleSampler(nb, cf.rest)
 	cf.cp.fullProbabilities(cf.beta)
+	full := newCtxSolver(mf, p)
+	full.eval(cf.cp, cf.beta, wantHess)
+	zz0 := full.sums.zz
 	workers = min(workers, rounds)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -32,6 +35,7 @@ func (a *analysis) ctrlBootstrap(cf *ctrlFit, rounds int, seed uint64, workers i
 		go func() {
 			defer wg.Done()
 			cw := newCtrlWorker(a, cf)
+			cw.sv.zz0 = &zz0
 			for {
 				r := int(next.Add(1) - 1)
 				if r >= rounds {

@@ -37,6 +37,7 @@ type ctxSolver struct {
 	sums               ctxSums
 	kept               []float64  // the beta of cp.pk (keepProb)
 	tri                [][2]uint8 // the feature pairs (f, e ≤ f) of ctxSums.zz, in its order
+	zz0                *[NumControls * (NumControls + 1) / 2]float64
 	dgam               [NumControls]float64
 }
 
@@ -58,6 +59,7 @@ const (
 	wantLL               // the log-likelihood (for the line search)
 	atFull               // beta is the full-data fit: read cp.p0, no exponential
 	keepProb             // store each battle's probability in cp.pk, beta in sv.kept
+	fullZZ               // take the features' block of the Hessian from sv.zz0
 	nearKept             // near sv.kept, expand cp.pk instead of an exponential
 )
 
@@ -116,6 +118,9 @@ func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64)
 			sv.addPair(i, j, vsum)
 		}
 	}
+	if want&fullZZ != 0 {
+		sv.sums.zz = *sv.zz0
+	}
 	t := 0
 	for f := 0; f < p; f++ {
 		g[m+f] = sv.sums.gz[f]
@@ -132,7 +137,10 @@ func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64)
 // change since sv.kept).
 func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d, dd float64, gamma []float64, want int) (rsum, vsum float64) {
 	hess, lls, at0 := want&wantHess != 0, want&(wantLL|atFull) == wantLL, want&atFull != 0
-	keep, near := want&keepProb != 0, want&nearKept != 0
+	keep, near, tri := want&keepProb != 0, want&nearKept != 0, sv.tri
+	if want&fullZZ != 0 {
+		tri = nil
+	}
 	p, sums := sv.p, &sv.sums
 	sums.vz = [NumControls]float64{}
 	for b := int(cp.off[k]); b < int(cp.off[k+1]); b++ {
@@ -199,7 +207,7 @@ func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d, dd float64, gamma []flo
 			vx[f&7], zb[f&7] = v*x, x
 			sums.vz[f] += v * x
 		}
-		for t, fe := range sv.tri {
+		for t, fe := range tri {
 			sums.zz[t] += vx[fe[0]&7] * zb[fe[1]&7]
 		}
 	}
@@ -272,13 +280,25 @@ func (sv *ctxSolver) fit(cp *ctxProblem, beta []float64, tol float64) (int, erro
 			return it, nil
 		}
 		prevStep = step
+		if math.IsNaN(ll) && step > quadStep {
+			ll = sv.eval(cp, beta, wantHess|wantLL) // the same gradient and Hessian, with ll
+		}
+		// A full step in the quadratic phase is taken whatever the
+		// likelihood, which is then not computed.
+		wantT := wantHess | wantLL
+		if step <= quadStep {
+			wantT = wantHess
+		}
 		trial := make([]float64, len(beta))
 		alpha := 1.0
 		for {
 			for v := range beta {
 				trial[v] = beta[v] + alpha*sv.delta[v]
 			}
-			llt := sv.eval(cp, trial, wantHess|wantLL)
+			llt := sv.eval(cp, trial, wantT)
+			if wantT&wantLL == 0 {
+				llt = math.NaN()
+			}
 			if llt >= ll+1e-4*alpha*dec || step <= quadStep && alpha == 1 {
 				copy(beta, trial)
 				ll = llt
@@ -310,8 +330,10 @@ func (cp *ctxProblem) fullProbabilities(beta []float64) {
 
 // round solves one bootstrap round (cp with its draw counts) by Newton's
 // method from beta, the full-data fit: the first pass reads the full-data
-// probabilities (cp.p0) and so needs no exponential, and a resample's
-// optimum is near enough for full steps. Once a step is below quadStep the
+// probabilities (cp.p0) and so needs no exponential, nor the features'
+// block of the Hessian, a sum over every battle which a resample changes by
+// about 1/√battles (sv.zz0, the full data's); a resample's optimum is near
+// enough for full steps. Once a step is below quadStep the
 // Hessian changes too little to matter and the last factor is kept, and the
 // log-odds so little that each battle's probability is expanded from the
 // last exact pass (nearKept): the passes after are gradients without an
@@ -320,7 +342,7 @@ func (cp *ctxProblem) fullProbabilities(beta []float64) {
 // step times the one before). False when the steps stop shrinking, for the
 // caller to fall back to the damped fit.
 func (sv *ctxSolver) round(cp *ctxProblem, beta []float64) bool {
-	want, prev := wantHess|atFull, math.Inf(1)
+	want, prev := wantHess|atFull|fullZZ, math.Inf(1)
 	for it := 0; it < 30; it++ {
 		sv.eval(cp, beta, want)
 		if want&wantHess != 0 && cholesky(sv.hess, sv.chol, sv.n, sv.n) != nil {
