@@ -90,7 +90,7 @@ func newCtrlWorker(ca *analysis, cf *ctrlFit) *ctrlWorker {
 	nb, np, p := len(cf.cp.s), len(cf.cp.pi), cf.cp.p
 	cw := &ctrlWorker{ca: ca, cf: cf, draw: make([]int32, nb+1),
 		cp: ctxProblem{m: cf.cp.m, p: p, pi: cf.cp.pi, pj: cf.cp.pj, off: make([]int32, np+1),
-			s: make([]float64, nb), z: make([]float64, nb*p), cnt: make([]int32, nb), p0: make([]float64, nb), pk: make([]float64, nb)},
+			s: make([]float64, nb), z: make([]float64, nb*p), cnt: make([]int32, nb), pk: make([]float64, nb)},
 		sv: newCtxSolver(cf.cp.m, p), beta: make([]float64, len(cf.beta)),
 		wi: make([]int32, np), wj: make([]int32, np), t: make([]int32, np),
 		si: make([]float64, np), sj: make([]float64, np), fsi: make([]float64, np), fsj: make([]float64, np)}
@@ -104,31 +104,49 @@ func newCtrlWorker(ca *analysis, cf *ctrlFit) *ctrlWorker {
 }
 
 // compact gathers the battles the round drew (about 63% of them) into
-// cw.cp, so that the passes over them neither skip nor mispredict, and sums
-// each pair's scores both ways (cw.si, cw.sj), whose zeros are the edges of
-// the win graph.
+// cw.cp, so that the later passes over them neither skip nor mispredict,
+// and makes the round's first pass on the way (cw.sv's gradient and Hessian
+// at the full-data fit): it reads each battle's probability there (cp.p0),
+// so needs no exponential, and takes the features' block of the Hessian
+// from the full data (sv.zz0), a sum over every battle that a resample
+// moves by about 1/√battles. It also sums each pair's scores both ways
+// (cw.si, cw.sj), whose zeros are the edges of the win graph.
 func (cw *ctrlWorker) compact() {
-	src, cp, p := cw.cf.cp, &cw.cp, cw.cf.cp.p
+	src, cp, p, sv := cw.cf.cp, &cw.cp, cw.cf.cp.p, cw.sv
+	sv.begin(wantHess)
+	sums := &sv.sums
 	n := 0
 	for k := range src.pi {
 		cp.off[k] = int32(n)
-		var si, sj float64
+		var si, sj, rsum, vsum float64
+		sums.vz = [NumControls]float64{}
 		for b := int(src.off[k]); b < int(src.off[k+1]); b++ {
 			// Without branches (which battles were drawn is random):
 			// every battle is written at n, which moves on when drawn.
-			c, s := cw.draw[b], src.s[b]
-			si += float64(c) * s
-			sj += float64(c) * (1 - s)
-			cp.cnt[n], cp.s[n], cp.p0[n] = c, s, src.p0[b]
+			c, s, p0 := cw.draw[b], src.s[b], src.p0[b]
+			w := float64(c)
+			si += w * s
+			sj += w * (1 - s)
+			r, v := w*(s-p0), w*p0*(1-p0)
+			rsum += r
+			vsum += v
 			dz, sz := cp.z[n*p:n*p+p], src.z[b*p:b*p+p]
-			for f := range dz {
-				dz[f] = sz[f]
+			for f, x := range sz {
+				dz[f] = x
+				sums.gz[f] += r * x
+				sums.vz[f] += v * x
 			}
+			cp.cnt[n], cp.s[n] = c, s
 			n += int(uint32(c|-c) >> 31)
 		}
 		cw.si[k], cw.sj[k] = si, sj
+		i, j := int(src.pi[k]), int(src.pj[k])
+		sv.grad[i] += rsum
+		sv.grad[j] -= rsum
+		sv.addPair(i, j, vsum)
 	}
 	cp.off[len(src.pi)] = int32(n)
+	sv.finish(wantHess | fullZZ)
 }
 
 // round fits one resample and writes its ratings and coefficients.

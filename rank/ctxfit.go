@@ -21,7 +21,7 @@ type ctxProblem struct {
 	s      []float64 // per battle: the first model's score, 1, 0 or ½, or a split battle's share (units.go)
 	z      []float64 // per battle: p standardised features, oriented to the pair's first model
 	cnt    []int32   // per battle: how often it is drawn (nil: once)
-	p0     []float64 // per battle: the first model's win probability at the full-data fit (a round's first pass)
+	p0     []float64 // per battle: the first model's win probability at the full-data fit (a round's first pass, ctrlWorker.compact)
 	pk     []float64 // per battle: the same at a round's sv.kept (keepProb, nearKept)
 }
 
@@ -57,9 +57,8 @@ func newCtxSolver(m, p int) *ctxSolver {
 const (
 	wantHess = 1 << iota // the Fisher information over the free unknowns
 	wantLL               // the log-likelihood (for the line search)
-	atFull               // beta is the full-data fit: read cp.p0, no exponential
 	keepProb             // store each battle's probability in cp.pk, beta in sv.kept
-	fullZZ               // take the features' block of the Hessian from sv.zz0
+	fullZZ               // (finish) the features' block of the Hessian from sv.zz0
 	nearKept             // near sv.kept, expand cp.pk instead of an exponential
 )
 
@@ -78,22 +77,42 @@ type ctxSums struct {
 	ll float64
 }
 
-// eval computes the gradient at beta (θ then γ) and what want asks for. A
-// bootstrap round's first pass (atFull) reads each battle's probability at
-// the full-data fit from cp.p0 instead of computing it, which makes that
-// pass a weighted sum.
-func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64) {
-	m, p, n := sv.m, sv.p, sv.n
-	hess := want&wantHess != 0
-	if hess && sv.hess == nil {
-		sv.hess, sv.chol = make([]float64, n*n), make([]float64, n*n)
+// begin starts a pass: the gradient, and the Hessian when want asks, at 0.
+func (sv *ctxSolver) begin(want int) {
+	n := sv.n
+	if want&wantHess != 0 {
+		if sv.hess == nil {
+			sv.hess, sv.chol = make([]float64, n*n), make([]float64, n*n)
+		}
+		clear(sv.hess)
 	}
-	g, h := sv.grad, sv.hess
-	clear(g)
-	if hess {
-		clear(h)
-	}
+	clear(sv.grad)
 	sv.sums = ctxSums{}
+}
+
+// finish ends a pass: the features' sums go to the gradient and Hessian
+// (the Hessian's feature block from sv.zz0 when want has fullZZ).
+func (sv *ctxSolver) finish(want int) {
+	m, n, g, h := sv.m, sv.n, sv.grad, sv.hess
+	if want&fullZZ != 0 {
+		sv.sums.zz = *sv.zz0
+	}
+	t := 0
+	for f := 0; f < sv.p; f++ {
+		g[m+f] = sv.sums.gz[f]
+		for e := 0; e <= f && want&wantHess != 0; e++ {
+			h[(m-1+f)*n+m-1+e] = sv.sums.zz[t]
+			t++
+		}
+	}
+}
+
+// eval computes the gradient at beta (θ then γ) and what want asks for.
+func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64) {
+	m, p := sv.m, sv.p
+	hess := want&wantHess != 0
+	sv.begin(want)
+	g := sv.grad
 	theta, gamma := beta[:m], beta[m:]
 	if want&keepProb != 0 {
 		sv.kept = append(sv.kept[:0], beta...)
@@ -118,17 +137,7 @@ func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64)
 			sv.addPair(i, j, vsum)
 		}
 	}
-	if want&fullZZ != 0 {
-		sv.sums.zz = *sv.zz0
-	}
-	t := 0
-	for f := 0; f < p; f++ {
-		g[m+f] = sv.sums.gz[f]
-		for e := 0; e <= f && hess; e++ {
-			h[(m-1+f)*n+m-1+e] = sv.sums.zz[t]
-			t++
-		}
-	}
+	sv.finish(want)
 	return sv.sums.ll
 }
 
@@ -136,11 +145,8 @@ func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64)
 // residual, weighted) and Σ v (the variance), with d = θ_i − θ_j (dd its
 // change since sv.kept).
 func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d, dd float64, gamma []float64, want int) (rsum, vsum float64) {
-	hess, lls, at0 := want&wantHess != 0, want&(wantLL|atFull) == wantLL, want&atFull != 0
-	keep, near, tri := want&keepProb != 0, want&nearKept != 0, sv.tri
-	if want&fullZZ != 0 {
-		tri = nil
-	}
+	hess, lls := want&wantHess != 0, want&wantLL != 0
+	keep, near := want&keepProb != 0, want&nearKept != 0
 	p, sums := sv.p, &sv.sums
 	sums.vz = [NumControls]float64{}
 	for b := int(cp.off[k]); b < int(cp.off[k+1]); b++ {
@@ -153,11 +159,8 @@ func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d, dd float64, gamma []flo
 		}
 		z := cp.z[b*p : b*p+p : b*p+p]
 		var pr, q, eta, e float64
-		exact := !at0
-		if at0 {
-			pr = cp.p0[b]
-			q = 1 - pr
-		} else if near {
+		exact := true
+		if near {
 			delta := dd
 			for f, x := range z {
 				delta += sv.dgam[f] * x
@@ -207,7 +210,7 @@ func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d, dd float64, gamma []flo
 			vx[f&7], zb[f&7] = v*x, x
 			sums.vz[f] += v * x
 		}
-		for t, fe := range tri {
+		for t, fe := range sv.tri {
 			sums.zz[t] += vx[fe[0]&7] * zb[fe[1]&7]
 		}
 	}
@@ -329,11 +332,8 @@ func (cp *ctxProblem) fullProbabilities(beta []float64) {
 }
 
 // round solves one bootstrap round (cp with its draw counts) by Newton's
-// method from beta, the full-data fit: the first pass reads the full-data
-// probabilities (cp.p0) and so needs no exponential, nor the features'
-// block of the Hessian, a sum over every battle which a resample changes by
-// about 1/√battles (sv.zz0, the full data's); a resample's optimum is near
-// enough for full steps. Once a step is below quadStep the
+// method from beta, the full-data fit, whose pass the caller has made
+// (ctrlWorker.compact); a resample's optimum is near enough for full steps. Once a step is below quadStep the
 // Hessian changes too little to matter and the last factor is kept, and the
 // log-odds so little that each battle's probability is expanded from the
 // last exact pass (nearKept): the passes after are gradients without an
@@ -342,9 +342,11 @@ func (cp *ctxProblem) fullProbabilities(beta []float64) {
 // step times the one before). False when the steps stop shrinking, for the
 // caller to fall back to the damped fit.
 func (sv *ctxSolver) round(cp *ctxProblem, beta []float64) bool {
-	want, prev := wantHess|atFull|fullZZ, math.Inf(1)
+	want, prev := wantHess, math.Inf(1)
 	for it := 0; it < 30; it++ {
-		sv.eval(cp, beta, want)
+		if it > 0 { // the first pass is the caller's
+			sv.eval(cp, beta, want)
+		}
 		if want&wantHess != 0 && cholesky(sv.hess, sv.chol, sv.n, sv.n) != nil {
 			return false
 		}
