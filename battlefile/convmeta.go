@@ -38,6 +38,19 @@ func (r *Record) StyleCounts() (tokens, headers, lists, bold StyleCount, err err
 	if !ok || len(raw) == 0 || string(raw) == "null" {
 		return
 	}
+	c, ok := fastConvCounts(raw)
+	if !ok {
+		if c, err = decodeConvCounts(raw); err != nil {
+			return
+		}
+	}
+	pair := func(a, b convCount) StyleCount { return StyleCount{A: a.n, B: b.n, Known: a.ok && b.ok} }
+	return pair(c[0], c[1]), pair(c[2], c[3]), pair(c[4], c[5]), pair(c[6], c[7]), nil
+}
+
+// decodeConvCounts is fastConvCounts by encoding/json, for what the fast
+// path declines; its errors name the field.
+func decodeConvCounts(raw []byte) ([8]convCount, error) {
 	var cm struct {
 		SumA convCount `json:"sum_assistant_a_tokens"`
 		SumB convCount `json:"sum_assistant_b_tokens"`
@@ -48,12 +61,10 @@ func (r *Record) StyleCounts() (tokens, headers, lists, bold StyleCount, err err
 		BA   convCount `json:"bold_count_a"`
 		BB   convCount `json:"bold_count_b"`
 	}
-	if err = json.Unmarshal(raw, &cm); err != nil {
-		err = ringside.FieldError("conv_metadata", "%v", err)
-		return
+	if err := json.Unmarshal(raw, &cm); err != nil {
+		return [8]convCount{}, ringside.FieldError("conv_metadata", "%v", err)
 	}
-	pair := func(a, b convCount) StyleCount { return StyleCount{A: a.n, B: b.n, Known: a.ok && b.ok} }
-	return pair(cm.SumA, cm.SumB), pair(cm.HA, cm.HB), pair(cm.LA, cm.LB), pair(cm.BA, cm.BB), nil
+	return [8]convCount{cm.SumA, cm.SumB, cm.HA, cm.HB, cm.LA, cm.LB, cm.BA, cm.BB}, nil
 }
 
 // convCount is one FastChat count: an object of counts per level, summed,

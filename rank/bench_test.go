@@ -27,8 +27,10 @@ var bench struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if bench.dir != "" {
-		os.RemoveAll(bench.dir)
+	for _, dir := range []string{bench.dir, styleBench.dir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }

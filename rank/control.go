@@ -99,10 +99,12 @@ func (a *analysis) buildControlled(want []int) (*ctrlFit, []string) {
 		mask |= 1 << f
 	}
 	var kept []int32
-	var outs []uint8
+	var scores []float64
 	total, missing := 0, 0
 	pos := a.posTable()
-	bs.each(a.sub, func(i int32, o uint8) {
+	// Battles, not votes (units.go): the votes of several judges on one
+	// battle come as its first vote with their share of the score.
+	bs.eachBattle(a.sub, func(i int32, o uint8, share float64) {
 		fa, fb := pos[bs.a[i]], pos[bs.b[i]]
 		total++
 		if fa < 0 || fb < 0 {
@@ -112,8 +114,11 @@ func (a *analysis) buildControlled(want []int) (*ctrlFit, []string) {
 			missing++
 			return
 		}
+		if share < 0 {
+			share = shareOf(o)
+		}
 		kept = append(kept, i)
-		outs = append(outs, o)
+		scores = append(scores, share)
 	})
 	var notes []string
 	if missing > 0 {
@@ -141,7 +146,7 @@ func (a *analysis) buildControlled(want []int) (*ctrlFit, []string) {
 	if len(feats) == 0 {
 		return nil, notes
 	}
-	cp := a.groupByPair(pos, kept, outs, feats, mean, sd)
+	cp := a.groupByPair(pos, kept, scores, feats, mean, sd)
 	if !a.connected(cp) {
 		return nil, append(notes, "not controlled: the battles that have every control feature do not link the rated models in both directions")
 	}
@@ -161,18 +166,15 @@ func (a *analysis) posTable() []int32 {
 }
 
 // groupByPair lays the kept battles out by the pairs of a.prob, each
-// oriented to its pair's first model.
-func (a *analysis) groupByPair(pos, kept []int32, outs []uint8, feats []int, mean, sd []float64) *ctxProblem {
+// oriented to its pair's first model; scores are model a's (a battle's
+// share of its votes).
+func (a *analysis) groupByPair(pos, kept []int32, scores []float64, feats []int, mean, sd []float64) *ctxProblem {
 	bs, mf, p := a.bs, len(a.fit), len(feats)
-	pairOf := make(map[[2]int32]int32, len(a.prob.pi))
-	for k := range a.prob.pi {
-		pairOf[[2]int32{a.prob.pi[k], a.prob.pj[k]}] = int32(k)
-		pairOf[[2]int32{a.prob.pj[k], a.prob.pi[k]}] = int32(k)
-	}
+	pairOf := pairIndex(mf, a.prob.pi, a.prob.pj)
 	cp := &ctxProblem{m: mf, p: p, pi: a.prob.pi, pj: a.prob.pj, off: make([]int32, len(a.prob.pi)+1)}
 	pk := make([]int32, len(kept))
 	for x, i := range kept {
-		pk[x] = pairOf[[2]int32{pos[bs.a[i]], pos[bs.b[i]]}]
+		pk[x] = pairOf(pos[bs.a[i]], pos[bs.b[i]])
 		cp.off[pk[x]+1]++
 	}
 	for k := range a.prob.pi {
@@ -184,7 +186,7 @@ func (a *analysis) groupByPair(pos, kept []int32, outs []uint8, feats []int, mea
 		k := pk[x]
 		b := next[k]
 		next[k]++
-		score := [4]float64{1, 0, 0.5, 0.5}[outs[x]]
+		score := scores[x]
 		sign := 1.0
 		if pos[bs.a[i]] != a.prob.pi[k] {
 			score, sign = 1-score, -1
@@ -197,8 +199,26 @@ func (a *analysis) groupByPair(pos, kept []int32, outs []uint8, feats []int, mea
 	return cp
 }
 
+// pairIndex looks pairs up by their models, either way round: a dense
+// table up to denseCellLimit models (a million look-ups), else a map.
+func pairIndex(m int, pi, pj []int32) func(i, j int32) int32 {
+	if m <= denseCellLimit {
+		dense := make([]int32, m*m)
+		for k := range pi {
+			i, j := int(pi[k]), int(pj[k])
+			dense[i*m+j], dense[j*m+i] = int32(k), int32(k)
+		}
+		return func(i, j int32) int32 { return dense[int(i)*m+int(j)] }
+	}
+	sparse := make(map[[2]int32]int32, 2*len(pi))
+	for k := range pi {
+		sparse[[2]int32{pi[k], pj[k]}], sparse[[2]int32{pj[k], pi[k]}] = int32(k), int32(k)
+	}
+	return func(i, j int32) int32 { return sparse[[2]int32{i, j}] }
+}
+
 // pairCounts are the wins and ties per pair of cp's battles (weighted by
-// cnt when set).
+// cnt when set); a split battle counts as a tie, as in the cells.
 func (cp *ctxProblem) pairCounts(wi, wj, t []int32) {
 	for k := range cp.pi {
 		var a, b, c int32

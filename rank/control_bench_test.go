@@ -18,6 +18,7 @@ import (
 
 var styleBench struct {
 	once sync.Once
+	dir  string // removed by TestMain
 	path string
 	err  error
 }
@@ -33,6 +34,7 @@ func styledBenchFile(b *testing.B) string {
 			styleBench.err = err
 			return
 		}
+		styleBench.dir = dir
 		styleBench.path = filepath.Join(dir, "battles.jsonl")
 		styleBench.err = writeStyledSynthetic(styleBench.path, 1_000_000, 150, 1)
 	})
@@ -76,24 +78,48 @@ func writeStyledSynthetic(path string, n, models int, seed uint64) error {
 	return w.Flush()
 }
 
-// BenchmarkStyleControl1M/plain and /style: the whole of `rank --battles
-// FILE --bootstrap 100` on the same styled file, without and with
-// --control style. The ratio of the two is the figure of docs/performance.md.
-func BenchmarkStyleControl1M(b *testing.B) {
-	path := styledBenchFile(b)
+// StyledBenchFile is styledBenchFile for the external benchmark
+// (control_ratio_test.go), which reads the file as the CLI does.
+var StyledBenchFile = styledBenchFile
+
+// styledStore is n battles among `models` models with four style features
+// drawn at random, for the in-memory benchmarks.
+func styledStore(tb testing.TB, n, models int) *Battles {
+	rng := rand.New(rand.NewPCG(3, 0x57e1))
+	names := make([]string, models)
+	ratings := make([]float64, models)
+	for i := range names {
+		names[i] = fmt.Sprintf("model-%03d", i)
+		ratings[i] = 1000 + 150*rng.NormFloat64()
+	}
+	bs := NewBattles()
+	synthetic(rng, names, ratings, n, func(bt Battle) {
+		st := &Style{}
+		st.Set(0, float64(50+rng.IntN(900)), float64(50+rng.IntN(900)))
+		for f := 1; f < 4; f++ {
+			st.Set(f, float64(rng.IntN(6)), float64(rng.IntN(6)))
+		}
+		bt.Style = st
+		if err := bs.Add(bt); err != nil {
+			tb.Fatal(err)
+		}
+	})
+	return bs
+}
+
+// BenchmarkControlledRank: the controlled board of 200,000 styled battles
+// among 150 models with 20 rounds, the file not read (the fit and the
+// bootstrap alone; /plain for comparison).
+func BenchmarkControlledRank(b *testing.B) {
+	bs := styledStore(b, 200_000, 150)
 	for _, c := range []struct {
 		name     string
 		controls []string
 	}{{"plain", nil}, {"style", []string{ControlLength, ControlHeaders, ControlLists, ControlBold}}} {
 		b.Run(c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				bs := readBattles(b, path)
-				lb, err := Rank(bs, Options{Rounds: 100, Seed: 1, Controls: c.controls})
-				if err != nil {
+				if _, err := Rank(bs, Options{Rounds: 20, Seed: 1, Controls: c.controls}); err != nil {
 					b.Fatal(err)
-				}
-				if len(c.controls) > 0 && len(lb.Coefficients) != 4 {
-					b.Fatalf("coefficients %v, notes %v", lb.Coefficients, lb.Notes)
 				}
 			}
 		})

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-
-	"github.com/ringside-eval/ringside"
 )
 
 // ctrlBootstrap fills a.reps, low, high and nonfinite with the controlled
@@ -23,17 +21,11 @@ func (a *analysis) ctrlBootstrap(cf *ctrlFit, rounds int, seed uint64, workers i
 	if rounds == 0 {
 		return nil
 	}
-	counts := make([]int32, nb+1)
-	for x := range nb {
-		counts[x] = 1
-	}
-	counts[nb] = int32(cf.rest)
-	ms := newMultinomialSampler(counts)
+	ms := newBattleSampler(nb, cf.rest)
+	cf.cp.fullProbabilities(cf.beta)
 	full := newCtxSolver(mf, p)
-	full.eval(cf.cp, cf.beta, true)
-	if err := cholesky(full.hess, full.chol, full.n, full.n); err != nil {
-		return ringside.Errorf(ringside.EINTERNAL, "controlled bootstrap: %v", err)
-	}
+	full.eval(cf.cp, cf.beta, wantHess)
+	zz0 := full.sums.zz
 	workers = min(workers, rounds)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -42,13 +34,15 @@ func (a *analysis) ctrlBootstrap(cf *ctrlFit, rounds int, seed uint64, workers i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cw := newCtrlWorker(a, cf, full.chol)
+			cw := newCtrlWorker(a, cf)
+			cw.sv.zz0 = &zz0
 			for {
 				r := int(next.Add(1) - 1)
 				if r >= rounds {
 					return
 				}
 				ms.draw(rand.NewPCG(roundSeed(seed, r)), cw.draw)
+				cw.compact()
 				if err := cw.round(a.reps[r*mf:(r+1)*mf], cf.gReps[r*p:(r+1)*p]); err != nil {
 					errs[w] = err
 					return
@@ -83,46 +77,97 @@ func (a *analysis) ctrlBootstrap(cf *ctrlFit, rounds int, seed uint64, workers i
 type ctrlWorker struct {
 	ca        *analysis
 	cf        *ctrlFit
-	chol      []float64
-	draw      []int32 // per battle, then the rest
-	cp        ctxProblem
+	draw      []int32    // per battle, then the rest
+	cp        ctxProblem // the battles drawn, with their counts
 	sv        *ctxSolver
 	beta      []float64
-	wi, wj, t []int32
-	fwi, fwj  []int32 // the full data's, to see a round that lost an edge
-	ft        []int32
+	wi, wj, t []int32   // a round's wins and ties per pair, when it lost an edge
+	si, sj    []float64 // a round's score sums per pair, each way
+	fsi, fsj  []float64 // the full data's, to see a round that lost an edge
 }
 
-func newCtrlWorker(ca *analysis, cf *ctrlFit, chol []float64) *ctrlWorker {
-	nb, np := len(cf.cp.s), len(cf.cp.pi)
-	cw := &ctrlWorker{ca: ca, cf: cf, chol: chol, draw: make([]int32, nb+1), cp: *cf.cp,
-		sv: newCtxSolver(cf.cp.m, cf.cp.p), beta: make([]float64, len(cf.beta)),
+func newCtrlWorker(ca *analysis, cf *ctrlFit) *ctrlWorker {
+	nb, np, p := len(cf.cp.s), len(cf.cp.pi), cf.cp.p
+	cw := &ctrlWorker{ca: ca, cf: cf, draw: make([]int32, nb+1),
+		cp: ctxProblem{m: cf.cp.m, p: p, pi: cf.cp.pi, pj: cf.cp.pj, off: make([]int32, np+1),
+			s: make([]float64, nb), z: make([]float64, nb*p), cnt: make([]int32, nb), pk: make([]float64, nb)},
+		sv: newCtxSolver(cf.cp.m, p), beta: make([]float64, len(cf.beta)),
 		wi: make([]int32, np), wj: make([]int32, np), t: make([]int32, np),
-		fwi: make([]int32, np), fwj: make([]int32, np), ft: make([]int32, np)}
-	cw.cp.cnt = cw.draw[:nb]
-	cf.cp.pairCounts(cw.fwi, cw.fwj, cw.ft)
+		si: make([]float64, np), sj: make([]float64, np), fsi: make([]float64, np), fsj: make([]float64, np)}
+	for k := range cf.cp.pi {
+		for b := cf.cp.off[k]; b < cf.cp.off[k+1]; b++ {
+			cw.fsi[k] += cf.cp.s[b]
+			cw.fsj[k] += 1 - cf.cp.s[b]
+		}
+	}
 	return cw
+}
+
+// compact gathers the battles the round drew (about 63% of them) into
+// cw.cp, so that the later passes over them neither skip nor mispredict,
+// and makes the round's first pass on the way (cw.sv's gradient and Hessian
+// at the full-data fit): it reads each battle's probability there (cp.p0),
+// so needs no exponential, and takes the features' block of the Hessian
+// from the full data (sv.zz0), a sum over every battle that a resample
+// moves by about 1/√battles. It also sums each pair's scores both ways
+// (cw.si, cw.sj), whose zeros are the edges of the win graph.
+func (cw *ctrlWorker) compact() {
+	src, cp, p, sv := cw.cf.cp, &cw.cp, cw.cf.cp.p, cw.sv
+	sv.begin(wantHess)
+	sums := &sv.sums
+	n := 0
+	for k := range src.pi {
+		cp.off[k] = int32(n)
+		var si, sj, rsum, vsum float64
+		sums.vz = [NumControls]float64{}
+		for b := int(src.off[k]); b < int(src.off[k+1]); b++ {
+			// Without branches (which battles were drawn is random):
+			// every battle is written at n, which moves on when drawn.
+			c, s, p0 := cw.draw[b], src.s[b], src.p0[b]
+			w := float64(c)
+			si += w * s
+			sj += w * (1 - s)
+			r, v := w*(s-p0), w*p0*(1-p0)
+			rsum += r
+			vsum += v
+			dz, sz := cp.z[n*p:n*p+p], src.z[b*p:b*p+p]
+			for f, x := range sz {
+				dz[f] = x
+				sums.gz[f] += r * x
+				sums.vz[f] += v * x
+			}
+			cp.cnt[n], cp.s[n] = c, s
+			n += int(uint32(c|-c) >> 31)
+		}
+		cw.si[k], cw.sj[k] = si, sj
+		i, j := int(src.pi[k]), int(src.pj[k])
+		sv.grad[i] += rsum
+		sv.grad[j] -= rsum
+		sv.addPair(i, j, vsum)
+	}
+	cp.off[len(src.pi)] = int32(n)
+	sv.finish(wantHess | fullZZ)
 }
 
 // round fits one resample and writes its ratings and coefficients.
 func (cw *ctrlWorker) round(out, gout []float64) error {
 	ca, cp, mf := cw.ca, &cw.cp, len(cw.ca.fit)
-	cp.pairCounts(cw.wi, cw.wj, cw.t)
 	lost := false
-	for k := range cw.wi {
-		if (cw.wi[k]+cw.t[k] == 0) != (cw.fwi[k]+cw.ft[k] == 0) || (cw.wj[k]+cw.t[k] == 0) != (cw.fwj[k]+cw.ft[k] == 0) {
+	for k := range cw.si {
+		if (cw.si[k] == 0) != (cw.fsi[k] == 0) || (cw.sj[k] == 0) != (cw.fsj[k] == 0) {
 			lost = true
 			break
 		}
 	}
 	if lost {
+		cp.pairCounts(cw.wi, cw.wj, cw.t)
 		g := buildGraph(mf, cp.pi, cp.pj, cw.wi, cw.wj, cw.t)
 		if comp, nc := g.scc(); nc > 1 {
 			return cw.partial(g, comp, nc, out, gout)
 		}
 	}
 	copy(cw.beta, cw.cf.beta)
-	if !cw.sv.chord(cp, cw.beta, cw.chol) {
+	if !cw.sv.round(cp, cw.beta) {
 		copy(cw.beta, cw.cf.beta)
 		if _, err := cw.sv.fit(cp, cw.beta, looseStep); err != nil {
 			// Separation in a resample: the round has no finite fit.

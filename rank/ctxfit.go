@@ -18,9 +18,11 @@ type ctxProblem struct {
 	m, p   int
 	pi, pj []int32   // per pair, as in problem
 	off    []int32   // pair k's battles are off[k] to off[k+1]
-	s      []float64 // per battle: the first model's score, 1, 0 or ½
+	s      []float64 // per battle: the first model's score, 1, 0 or ½, or a split battle's share (units.go)
 	z      []float64 // per battle: p standardised features, oriented to the pair's first model
 	cnt    []int32   // per battle: how often it is drawn (nil: once)
+	p0     []float64 // per battle: the first model's win probability at the full-data fit (a round's first pass, ctrlWorker.compact)
+	pk     []float64 // per battle: the same at a round's sv.kept (keepProb, nearKept)
 }
 
 // free is the number of unknowns: the last model is grounded (θ_{m−1} = 0
@@ -32,89 +34,191 @@ type ctxSolver struct {
 	n, m, p            int
 	grad, delta, trial []float64 // m + p: θ then γ
 	hess, chol         []float64 // n×n over the free unknowns, lower triangle
-	vz                 []float64 // p: Σ v·z of the current pair
+	sums               ctxSums
+	kept               []float64  // the beta of cp.pk (keepProb)
+	tri                [][2]uint8 // the feature pairs (f, e ≤ f) of ctxSums.zz, in its order
+	zz0                *[NumControls * (NumControls + 1) / 2]float64
+	dgam               [NumControls]float64
 }
 
 func newCtxSolver(m, p int) *ctxSolver {
 	n := m - 1 + p
-	return &ctxSolver{n: n, m: m, p: p, grad: make([]float64, m+p), delta: make([]float64, m+p),
-		trial: make([]float64, m+p), vz: make([]float64, p)}
+	sv := &ctxSolver{n: n, m: m, p: p, grad: make([]float64, m+p), delta: make([]float64, m+p),
+		trial: make([]float64, m+p)}
+	for f := range p {
+		for e := 0; e <= f; e++ {
+			sv.tri = append(sv.tri, [2]uint8{uint8(f), uint8(e)})
+		}
+	}
+	return sv
 }
 
-// eval computes the gradient at beta (θ then γ), and, when full, the
-// Fisher information over the free unknowns and the log-likelihood (a
-// bootstrap round's chord steps need the gradient alone).
-func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, full bool) (ll float64) {
-	wantHess := full
-	m, p, n := sv.m, sv.p, sv.n
-	if wantHess && sv.hess == nil {
-		sv.hess, sv.chol = make([]float64, n*n), make([]float64, n*n)
+// What an eval pass computes besides the gradient.
+const (
+	wantHess = 1 << iota // the Fisher information over the free unknowns
+	wantLL               // the log-likelihood (for the line search)
+	keepProb             // store each battle's probability in cp.pk, beta in sv.kept
+	fullZZ               // (finish) the features' block of the Hessian from sv.zz0
+	nearKept             // near sv.kept, expand cp.pk instead of an exponential
+)
+
+// taylorMax bounds the change of a battle's log-odds since sv.kept over
+// which nearKept expands σ to third order instead of computing it: the
+// error, at most Δ⁴·max|σ⁗|/24 = Δ⁴/192, is below 1e-13 (rounding level
+// for sums over a million battles).
+const taylorMax = 2e-3
+
+// ctxSums are one eval pass's sums over battles, kept in fixed arrays (the
+// features are few) and added to the gradient and Hessian at the end.
+type ctxSums struct {
+	gz [NumControls]float64                         // Σ r·z
+	zz [NumControls * (NumControls + 1) / 2]float64 // Σ v·z·zᵀ, lower triangle by rows
+	vz [NumControls]float64                         // the current pair's Σ v·z
+	ll float64
+}
+
+// begin starts a pass: the gradient, and the Hessian when want asks, at 0.
+func (sv *ctxSolver) begin(want int) {
+	n := sv.n
+	if want&wantHess != 0 {
+		if sv.hess == nil {
+			sv.hess, sv.chol = make([]float64, n*n), make([]float64, n*n)
+		}
+		clear(sv.hess)
 	}
-	g, h := sv.grad, sv.hess
-	clear(g)
-	if wantHess {
-		clear(h)
+	clear(sv.grad)
+	sv.sums = ctxSums{}
+}
+
+// finish ends a pass: the features' sums go to the gradient and Hessian
+// (the Hessian's feature block from sv.zz0 when want has fullZZ).
+func (sv *ctxSolver) finish(want int) {
+	m, n, g, h := sv.m, sv.n, sv.grad, sv.hess
+	if want&fullZZ != 0 {
+		sv.sums.zz = *sv.zz0
 	}
+	t := 0
+	for f := 0; f < sv.p; f++ {
+		g[m+f] = sv.sums.gz[f]
+		for e := 0; e <= f && want&wantHess != 0; e++ {
+			h[(m-1+f)*n+m-1+e] = sv.sums.zz[t]
+			t++
+		}
+	}
+}
+
+// eval computes the gradient at beta (θ then γ) and what want asks for.
+func (sv *ctxSolver) eval(cp *ctxProblem, beta []float64, want int) (ll float64) {
+	m, p := sv.m, sv.p
+	hess := want&wantHess != 0
+	sv.begin(want)
+	g := sv.grad
 	theta, gamma := beta[:m], beta[m:]
+	if want&keepProb != 0 {
+		sv.kept = append(sv.kept[:0], beta...)
+	}
+	var kt []float64
+	if want&nearKept != 0 {
+		kt = sv.kept[:m]
+		for f := range p {
+			sv.dgam[f] = gamma[f] - sv.kept[m+f]
+		}
+	}
 	for k := range cp.pi {
 		i, j := int(cp.pi[k]), int(cp.pj[k])
-		d := theta[i] - theta[j]
-		var rsum, vsum float64
-		clear(sv.vz)
-		for b := cp.off[k]; b < cp.off[k+1]; b++ {
-			w := 1.0
-			if cp.cnt != nil {
-				if cp.cnt[b] == 0 {
-					continue
-				}
-				w = float64(cp.cnt[b])
-			}
-			z := cp.z[int(b)*p : int(b)*p+p]
-			eta := d
-			for f, x := range z {
-				eta += gamma[f] * x
-			}
-			e := math.Exp(-math.Abs(eta))
-			var pr, q float64
-			if eta >= 0 {
-				pr = 1 / (1 + e)
-				q = e * pr
-			} else {
-				q = 1 / (1 + e)
-				pr = e * q
-			}
-			s := cp.s[b]
-			r := w * (s - pr)
-			rsum += r
-			for f, x := range z {
-				g[m+f] += r * x
-			}
-			if !wantHess {
-				continue
-			}
-			// log σ(η) = −log(1 + e^−|η|) − max(−η, 0)
-			ll -= w * (math.Log1p(e) + math.Max(eta, 0)*(1-s) + math.Max(-eta, 0)*s)
-			v := w * pr * q
-			vsum += v
-			for f, x := range z {
-				sv.vz[f] += v * x
-				row := h[(m-1+f)*n : (m-1+f)*n+m-1+f+1]
-				for e := 0; e <= f; e++ {
-					row[m-1+e] += v * x * z[e]
-				}
-			}
+		var dd float64 // the change of θ_i − θ_j since sv.kept
+		if kt != nil {
+			dd = theta[i] - theta[j] - (kt[i] - kt[j])
 		}
+		rsum, vsum := sv.pairTerms(cp, k, theta[i]-theta[j], dd, gamma, want)
 		g[i] += rsum
 		g[j] -= rsum
-		if wantHess {
+		if hess {
 			sv.addPair(i, j, vsum)
 		}
 	}
-	return ll
+	sv.finish(want)
+	return sv.sums.ll
+}
+
+// pairTerms adds pair k's battles to sv.sums and returns their Σ r (the
+// residual, weighted) and Σ v (the variance), with d = θ_i − θ_j (dd its
+// change since sv.kept).
+func (sv *ctxSolver) pairTerms(cp *ctxProblem, k int, d, dd float64, gamma []float64, want int) (rsum, vsum float64) {
+	hess, lls := want&wantHess != 0, want&wantLL != 0
+	keep, near := want&keepProb != 0, want&nearKept != 0
+	p, sums := sv.p, &sv.sums
+	sums.vz = [NumControls]float64{}
+	for b := int(cp.off[k]); b < int(cp.off[k+1]); b++ {
+		w := 1.0
+		if cp.cnt != nil {
+			if cp.cnt[b] == 0 {
+				continue
+			}
+			w = float64(cp.cnt[b])
+		}
+		z := cp.z[b*p : b*p+p : b*p+p]
+		var pr, q, eta, e float64
+		exact := true
+		if near {
+			delta := dd
+			for f, x := range z {
+				delta += sv.dgam[f] * x
+			}
+			if math.Abs(delta) <= taylorMax {
+				// σ(η+Δ) = σ + σ'Δ + σ''Δ²/2 + σ'''Δ³/6 with σ' = σ(1−σ),
+				// σ'' = σ'(1−2σ), σ''' = σ'(1−6σ+6σ²)
+				sg := cp.pk[b]
+				pr = sg + delta*sg*(1-sg)*(1+delta*((1-2*sg)/2+delta*(1-6*sg+6*sg*sg)/6))
+				q, exact = 1-pr, false
+			}
+		}
+		if exact {
+			eta = d
+			for f, x := range z {
+				eta += gamma[f] * x
+			}
+			e = math.Exp(-math.Abs(eta))
+			inv := 1 / (1 + e)
+			pr, q = inv, e*inv
+			if eta < 0 {
+				pr, q = q, pr
+			}
+			if keep {
+				cp.pk[b] = pr
+			}
+		}
+		s := cp.s[b]
+		r := w * (s - pr)
+		rsum += r
+		for f, x := range z {
+			sums.gz[f] += r * x
+		}
+		if lls {
+			// log σ(η) = −log(1 + e^−|η|) − max(−η, 0)
+			sums.ll -= w * (math.Log1p(e) + math.Max(eta, 0)*(1-s) + math.Max(-eta, 0)*s)
+		}
+		if !hess {
+			continue
+		}
+		v := w * pr * q
+		vsum += v
+		// One flat loop over the triangle (sv.tri), indices masked into
+		// arrays of 8 so that no bound is checked.
+		var vx, zb [8]float64
+		for f, x := range z {
+			vx[f&7], zb[f&7] = v*x, x
+			sums.vz[f] += v * x
+		}
+		for t, fe := range sv.tri {
+			sums.zz[t] += vx[fe[0]&7] * zb[fe[1]&7]
+		}
+	}
+	return rsum, vsum
 }
 
 // addPair adds one pair's Laplacian block and its cross terms with the
-// features (sv.vz) to the Hessian; the grounded model has no row.
+// features (sv.sums.vz) to the Hessian; the grounded model has no row.
 func (sv *ctxSolver) addPair(i, j int, v float64) {
 	m, n, h := sv.m, sv.n, sv.hess
 	ground := m - 1
@@ -127,7 +231,7 @@ func (sv *ctxSolver) addPair(i, j int, v float64) {
 	if i != ground && j != ground {
 		h[max(i, j)*n+min(i, j)] -= v
 	}
-	for f, x := range sv.vz {
+	for f, x := range sv.sums.vz[:sv.p] {
 		row := (m - 1 + f) * n
 		if i != ground {
 			h[row+i] += x
@@ -161,7 +265,7 @@ var errNoControlledFit = errors.New("the controlled fit has no finite maximum (a
 // fit maximises the likelihood from beta (updated in place) by Newton's
 // method with a backtracking line search, to a step below tol.
 func (sv *ctxSolver) fit(cp *ctxProblem, beta []float64, tol float64) (int, error) {
-	ll := sv.eval(cp, beta, true)
+	ll := sv.eval(cp, beta, wantHess|wantLL)
 	prevStep := math.Inf(1)
 	for it := 1; it <= maxNewton; it++ {
 		if err := cholesky(sv.hess, sv.chol, sv.n, sv.n); err != nil {
@@ -179,13 +283,25 @@ func (sv *ctxSolver) fit(cp *ctxProblem, beta []float64, tol float64) (int, erro
 			return it, nil
 		}
 		prevStep = step
+		if math.IsNaN(ll) && step > quadStep {
+			ll = sv.eval(cp, beta, wantHess|wantLL) // the same gradient and Hessian, with ll
+		}
+		// A full step in the quadratic phase is taken whatever the
+		// likelihood, which is then not computed.
+		wantT := wantHess | wantLL
+		if step <= quadStep {
+			wantT = wantHess
+		}
 		trial := make([]float64, len(beta))
 		alpha := 1.0
 		for {
 			for v := range beta {
 				trial[v] = beta[v] + alpha*sv.delta[v]
 			}
-			llt := sv.eval(cp, trial, true)
+			llt := sv.eval(cp, trial, wantT)
+			if wantT&wantLL == 0 {
+				llt = math.NaN()
+			}
 			if llt >= ll+1e-4*alpha*dec || step <= quadStep && alpha == 1 {
 				copy(beta, trial)
 				ll = llt
@@ -199,24 +315,59 @@ func (sv *ctxSolver) fit(cp *ctxProblem, beta []float64, tol float64) (int, erro
 	return maxNewton, errNoControlledFit
 }
 
-// chord solves one bootstrap round from beta (the full-data fit) with the
-// full-data factor chol (see roundWorker.fit); false when the steps stop
-// shrinking, for the caller to fall back to Newton's method.
-func (sv *ctxSolver) chord(cp *ctxProblem, beta, chol []float64) bool {
-	prev := math.Inf(1)
-	for it := 0; it < 100; it++ {
-		sv.eval(cp, beta, false)
-		step := sv.step(chol)
+// fullProbabilities sets cp.p0 from beta, the full-data fit.
+func (cp *ctxProblem) fullProbabilities(beta []float64) {
+	theta, gamma := beta[:cp.m], beta[cp.m:]
+	cp.p0 = make([]float64, len(cp.s))
+	for k := range cp.pi {
+		d := theta[cp.pi[k]] - theta[cp.pj[k]]
+		for b := int(cp.off[k]); b < int(cp.off[k+1]); b++ {
+			eta := d
+			for f, x := range cp.z[b*cp.p : b*cp.p+cp.p] {
+				eta += gamma[f] * x
+			}
+			cp.p0[b] = 1 / (1 + math.Exp(-eta))
+		}
+	}
+}
+
+// round solves one bootstrap round (cp with its draw counts) by Newton's
+// method from beta, the full-data fit, whose pass the caller has made
+// (ctrlWorker.compact); a resample's optimum is near enough for full steps. Once a step is below quadStep the
+// Hessian changes too little to matter and the last factor is kept, and the
+// log-odds so little that each battle's probability is expanded from the
+// last exact pass (nearKept): the passes after are gradients without an
+// exponential. It ends after a full step below looseStep, as
+// a plain round's Newton method does (the error left is of the order of that
+// step times the one before). False when the steps stop shrinking, for the
+// caller to fall back to the damped fit.
+func (sv *ctxSolver) round(cp *ctxProblem, beta []float64) bool {
+	want, prev := wantHess, math.Inf(1)
+	for it := 0; it < 30; it++ {
+		if it > 0 { // the first pass is the caller's
+			sv.eval(cp, beta, want)
+		}
+		if want&wantHess != 0 && cholesky(sv.hess, sv.chol, sv.n, sv.n) != nil {
+			return false
+		}
+		step := sv.step(sv.chol)
 		if math.IsNaN(step) || step > prev/2 {
 			return false
 		}
 		for v, d := range sv.delta {
 			beta[v] += d
 		}
-		if step <= chordTol {
+		if step <= looseStep {
 			return true
 		}
-		prev = step
+		kept := want&keepProb != 0 || want&nearKept != 0
+		prev, want = step, wantHess|keepProb
+		if step <= quadStep {
+			want = 0
+			if kept {
+				want = nearKept
+			}
+		}
 	}
 	return false
 }
