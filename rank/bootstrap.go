@@ -31,27 +31,7 @@ func (a *analysis) bootstrap(rounds int, seed uint64, workers int, memo *Memo) (
 		}()
 	}
 	a.reps, a.nonfinite = make([]float64, rounds*mf), make([]int, mf)
-	// The cells to resample: every non-empty (pair, outcome) of the rated
-	// group, then one cell for all battles of flagged models (aggregating
-	// cells keeps the multinomial exact).
-	var counts, refs []int32
-	ties := slices.Clone(a.pt)
-	for _, fc := range a.pfrac {
-		ties[fc.k] -= fc.n // split battles are cells of their own
-	}
-	for k := range a.pwi {
-		for slot, n := range [3]int32{a.pwi[k], a.pwj[k], ties[k]} {
-			if n > 0 {
-				counts = append(counts, n)
-				refs = append(refs, int32(k<<2|slot))
-			}
-		}
-	}
-	for x, fc := range a.pfrac {
-		counts = append(counts, fc.n)
-		refs = append(refs, int32(x<<2|3))
-	}
-	counts = append(counts, int32(a.other))
+	counts, refs := a.cells()
 	ms := newMultinomialSampler(counts)
 	// Rounds start from the full-data fit and iterate with its Hessian,
 	// factored once (see roundWorker.fit).
@@ -95,6 +75,31 @@ func (a *analysis) bootstrap(rounds int, seed uint64, workers int, memo *Memo) (
 	}
 	a.percentiles(rounds)
 	return nil
+}
+
+// cells are what a round resamples: every non-empty (pair, outcome) of the
+// rated group, each split battle as a cell of its own, then one cell for
+// all battles of flagged models (aggregating cells keeps the multinomial
+// exact). refs[i] names cell i for the round: pair k<<2 | outcome slot, or
+// split battle x<<2 | 3; the last cell has none.
+func (a *analysis) cells() (counts, refs []int32) {
+	ties := slices.Clone(a.pt)
+	for _, fc := range a.pfrac {
+		ties[fc.k] -= fc.n // split battles are cells of their own
+	}
+	for k := range a.pwi {
+		for slot, n := range [3]int32{a.pwi[k], a.pwj[k], ties[k]} {
+			if n > 0 {
+				counts = append(counts, n)
+				refs = append(refs, int32(k<<2|slot))
+			}
+		}
+	}
+	for x, fc := range a.pfrac {
+		counts = append(counts, fc.n)
+		refs = append(refs, int32(x<<2|3))
+	}
+	return append(counts, int32(a.other)), refs
 }
 
 // percentiles fills a.low, a.high and a.nonfinite from the rounds in a.reps.
