@@ -127,6 +127,11 @@ func TestJudgePageInABrowser(t *testing.T) {
 	if pr := eval(`document.getElementById("progress-label").textContent`); pr != "0 / 2" {
 		t.Fatalf("progress %q", pr)
 	}
+	// Only a chat battle has a question box: whatever a page styles, an
+	// element it hides is not shown.
+	if d := eval(`getComputedStyle(document.getElementById("ask-form")).display`); d != "none" {
+		t.Fatalf("the chat question box shows on a battle from the prompt sets (display %q)", d)
+	}
 
 	screenshot(t, ctx, "judge-desktop.png")
 
