@@ -44,8 +44,15 @@ func newStyledDemoServer(t *testing.T) *demoServer {
 	for i := 0; i < 600; i++ {
 		other := demo.Models[i%(len(demo.Models)-1)].Name
 		la, lb := 600+rng.IntN(600), 150+rng.IntN(600)
-		l := &store.ImportLine{Line: i + 1, Weight: 1, JudgeKind: ringside.JudgeHuman, JudgeName: "j"}
-		l.Battle = ringside.Battle{ModelA: verbose, ModelB: other, Extra: []byte(fmt.Sprintf(
+		ma, mb := verbose, other
+		// Sides at random and many judges, as real votes come: one judge
+		// always voting for side a would be flagged, and left out, for
+		// position bias.
+		if rng.IntN(2) == 0 {
+			ma, mb, la, lb = mb, ma, lb, la
+		}
+		l := &store.ImportLine{Line: i + 1, Weight: 1, JudgeKind: ringside.JudgeHuman, JudgeName: fmt.Sprintf("j%d", i%20)}
+		l.Battle = ringside.Battle{ModelA: ma, ModelB: mb, Extra: []byte(fmt.Sprintf(
 			`{"conv_metadata": {"sum_assistant_a_tokens": %d, "sum_assistant_b_tokens": %d, "list_count_a": {"ordered": %d}, "list_count_b": {"ordered": %d}}}`,
 			la, lb, rng.IntN(3), rng.IntN(3)))}
 		l.Vote.Winner = ringside.WinnerB
