@@ -40,10 +40,26 @@ func JudgesReport(ctx context.Context, db *store.DB, runID string, th trust.Thre
 // while there are fewer than 100). The admins' choices are read fresh at
 // every board.
 type flagCache struct {
-	mu      sync.Mutex
-	at      store.RankState
-	valid   bool
-	flagged map[string]bool
+	mu         sync.Mutex
+	at         store.RankState
+	valid      bool
+	refreshing bool // a background refresh is under way
+	flagged    map[string]bool
+}
+
+// flaggedJudges makes the judges' report and returns the flagged judges.
+func (s *Service) flaggedJudges(ctx context.Context) (map[string]bool, error) {
+	rep, err := JudgesReport(ctx, s.db, "", s.cfg.Trust.Thresholds())
+	if err != nil {
+		return nil, err
+	}
+	flagged := map[string]bool{}
+	for _, j := range rep.Judges {
+		if j.Flagged {
+			flagged[j.Judge] = true
+		}
+	}
+	return flagged, nil
 }
 
 func (f *flagCache) stale(at store.RankState) bool {
@@ -60,18 +76,30 @@ func (s *Service) excludedJudges(ctx context.Context, at store.RankState) ([]str
 	f := &s.flags
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.stale(at) {
-		rep, err := JudgesReport(ctx, s.db, "", s.cfg.Trust.Thresholds())
+	switch {
+	case !f.valid || f.at.Changes != at.Changes || f.at.Imports != at.Imports || at.Votes < f.at.Votes:
+		// No flags yet, or something other than new votes changed (a gold
+		// mark, a correction, an import): the board waits for them.
+		flagged, err := s.flaggedJudges(ctx)
 		if err != nil {
 			return nil, err
 		}
-		f.flagged = map[string]bool{}
-		for _, j := range rep.Judges {
-			if j.Flagged {
-				f.flagged[j.Judge] = true
+		f.flagged, f.at, f.valid = flagged, at, true
+	case f.stale(at) && !f.refreshing:
+		// Only new votes: the board is served with the flags it has while
+		// they are made again in the background, so that a vote never
+		// waits for a report over every vote.
+		f.refreshing = true
+		go func() {
+			flagged, err := s.flaggedJudges(context.Background())
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			// A report made meanwhile for other changes is newer: keep it.
+			if err == nil && f.at.Changes == at.Changes && f.at.Imports == at.Imports && f.at.Votes <= at.Votes {
+				f.flagged, f.at = flagged, at
 			}
-		}
-		f.at, f.valid = at, true
+			f.refreshing = false
+		}()
 	}
 	xs, err := s.db.JudgeExclusions(ctx)
 	if err != nil {

@@ -182,7 +182,7 @@ func (r *Report) Excluded() []string {
 // judgeLine computes one judge's figures and the flags they raise.
 func judgeLine(name string, vs []Vote, byBattle map[string]battleVotes, th Thresholds) Judge {
 	j := Judge{Judge: name, Votes: len(vs), Reasons: []string{}}
-	shared, compared, agreed := majorityAgreement(byBattle, name)
+	shared, compared, agreed := majorityAgreement(byBattle, name, vs)
 	j.Shared = shared
 	if compared > 0 {
 		j.MajorityAgreement = ptr(float64(agreed) / float64(compared))
