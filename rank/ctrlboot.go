@@ -90,7 +90,7 @@ func newCtrlWorker(ca *analysis, cf *ctrlFit) *ctrlWorker {
 	nb, np, p := len(cf.cp.s), len(cf.cp.pi), cf.cp.p
 	cw := &ctrlWorker{ca: ca, cf: cf, draw: make([]int32, nb+1),
 		cp: ctxProblem{m: cf.cp.m, p: p, pi: cf.cp.pi, pj: cf.cp.pj, off: make([]int32, np+1),
-			s: make([]float64, nb), z: make([]float64, nb*p), cnt: make([]int32, nb), pk: make([]float64, nb)},
+			s: make([]float64, nb), z: make([]float64, nb*p), cnt: make([]int32, nb)},
 		sv: newCtxSolver(cf.cp.m, p), beta: make([]float64, len(cf.beta)),
 		wi: make([]int32, np), wj: make([]int32, np), t: make([]int32, np),
 		si: make([]float64, np), sj: make([]float64, np), fsi: make([]float64, np), fsj: make([]float64, np)}
