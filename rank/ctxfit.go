@@ -329,11 +329,13 @@ func (cp *ctxProblem) fullProbabilities(beta []float64) {
 
 // ctrlRoundStop ends a controlled bootstrap round after a full Newton step
 // with the round's own Hessian below it: Newton's error after such a step
-// is of the order of its square (the next step, measured on a million
-// battles, is below 3e-7 after a step of 1e-3: 5e-5 rating points), far
-// below the 0.1 points the intervals are printed to. TestCtrlRoundStop
-// checks the intervals against rounds run to a step below looseStep.
-var ctrlRoundStop = quadStep
+// is of the order of its square (the next step, measured on 200,000 and on
+// 1,000,000 battles, is about 0.3 times its square: below 3e-6 log-odds
+// after a step of 3e-3, 5e-4 rating points), far below the 0.1 points the
+// intervals are printed to. At a million battles nearly every round stops
+// after its first exact pass. TestCtrlRoundStop checks the intervals
+// against rounds run to a step below looseStep.
+var ctrlRoundStop = 3e-3
 
 // round solves one bootstrap round (cp with its draw counts) by Newton's
 // method from beta, the full-data fit, whose pass the caller has made
