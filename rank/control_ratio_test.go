@@ -22,8 +22,9 @@ import (
 // and reports each pair's ratio and their median: load that comes and goes
 // falls on both halves of a pair alike. The plain run reads the file as a
 // plain `rank` needs it (conv_metadata left unparsed), the controlled one as
-// `rank --control` does (battlefile.ReadStyled, leaderboard.RecordBattle), so the ratio charges the
-// controlled run with everything it adds. Run with -benchtime 1x.
+// `rank --control` does (battlefile.ReadStyled, leaderboard.RecordBattle),
+// so the ratio charges the controlled run with everything it adds. Run
+// with -benchtime 1x.
 func BenchmarkStyleControl1M(b *testing.B) {
 	path := rank.StyledBenchFile(b)
 	pairs := 3
