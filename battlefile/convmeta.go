@@ -34,18 +34,29 @@ type StyleCount struct {
 // without conv_metadata knows none; a malformed one is an error naming the
 // field.
 func (r *Record) StyleCounts() (tokens, headers, lists, bold StyleCount, err error) {
-	raw, ok := r.Extra["conv_metadata"]
-	if !ok || len(raw) == 0 || string(raw) == "null" {
-		return
-	}
-	c, ok := fastConvCounts(raw)
+	c, ok := r.conv, r.convReady
 	if !ok {
-		if c, err = decodeConvCounts(raw); err != nil {
+		raw, has := r.Extra["conv_metadata"]
+		if !has || len(raw) == 0 || string(raw) == "null" {
 			return
+		}
+		if c, ok = fastConvCounts(raw); !ok {
+			if c, err = decodeConvCounts(raw); err != nil {
+				return
+			}
 		}
 	}
 	pair := func(a, b convCount) StyleCount { return StyleCount{A: a.n, B: b.n, Known: a.ok && b.ok} }
 	return pair(c[0], c[1]), pair(c[2], c[3]), pair(c[4], c[5]), pair(c[6], c[7]), nil
+}
+
+// parseConvAhead parses conv_metadata for StyleCounts on the goroutine
+// that decoded the record (ReadStyled). What the fast path declines (a
+// malformed value included) is left for StyleCounts, which reports it.
+func (r *Record) parseConvAhead() {
+	if raw, ok := r.Extra["conv_metadata"]; ok {
+		r.conv, r.convReady = fastConvCounts(raw)
+	}
 }
 
 // decodeConvCounts is fastConvCounts by encoding/json, for what the fast

@@ -2,6 +2,9 @@ package battlefile
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
 	"testing"
 )
 
@@ -74,4 +77,63 @@ func FuzzFastConvCounts(f *testing.F) {
 		f.Add(raw)
 	}
 	f.Fuzz(checkConvCounts)
+}
+
+// ReadStyled parses conv_metadata while decoding, in parallel or not, and
+// StyleCounts then gives what it gives from the raw field (Read), errors
+// included.
+func TestReadStyled(t *testing.T) {
+	var file strings.Builder
+	var cases []string
+	for _, raw := range append(convCases, "") {
+		raw = strings.ReplaceAll(raw, "\n", " ") // one line each
+		if raw != "" && !json.Valid([]byte(raw)) {
+			continue
+		}
+		cases = append(cases, raw)
+		file.WriteString(`{"model_a": "a", "model_b": "b", "winner": "tie"`)
+		if raw != "" {
+			file.WriteString(`, "conv_metadata": ` + raw)
+		}
+		file.WriteString("}\n")
+	}
+	counts := func(rec *Record) string {
+		tok, head, lists, bold, err := rec.StyleCounts()
+		return fmt.Sprint(tok, head, lists, bold, err)
+	}
+	var want []string
+	if err := Read(strings.NewReader(file.String()), "f", func(_ int, rec *Record) error {
+		want = append(want, counts(rec))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(how string, line int, rec *Record) {
+		t.Helper()
+		if got := counts(rec); got != want[line-1] {
+			t.Errorf("%s, %s: %s, Read's %s", how, cases[line-1], got, want[line-1])
+		}
+		if _, fast := fastConvCounts([]byte(cases[line-1])); rec.convReady != fast {
+			t.Errorf("%s, %s: parsed ahead %v", how, cases[line-1], rec.convReady)
+		}
+	}
+	n := 0
+	if err := ReadStyled(strings.NewReader(file.String()), "f", func(line int, rec *Record) error {
+		n++
+		check("ReadStyled", line, rec)
+		return nil
+	}); err != nil || n != len(cases) {
+		t.Fatalf("ReadStyled: %d records, %v", n, err)
+	}
+	r := NewReader(strings.NewReader(file.String()), "f")
+	r.style = true
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		check("Next", r.Line(), rec)
+	}
 }

@@ -152,6 +152,9 @@ func (r *Reader) decodeChunk(dec *decoder, c *chunk) {
 				c.err = r.lineError(line, err)
 				return
 			}
+			if r.style {
+				c.recs[len(c.recs)-1].parseConvAhead()
+			}
 			c.lines = append(c.lines, line)
 		}
 		line++

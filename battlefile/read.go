@@ -29,6 +29,8 @@ type Reader struct {
 	long []byte // a line that did not fit in br's buffer
 	rec  Record
 	dec  decoder
+	// style has records' conv_metadata parsed as they are decoded (ReadStyled).
+	style bool
 }
 
 // NewReader returns a reader of the battle file r; file names it in
@@ -71,6 +73,9 @@ func (r *Reader) Next() (*Record, error) {
 		}
 		if err := r.dec.decode(b, &r.rec); err != nil {
 			return nil, r.lineError(r.line, err)
+		}
+		if r.style {
+			r.rec.parseConvAhead()
 		}
 		return &r.rec, nil
 	}
@@ -121,7 +126,20 @@ func (r *Reader) readLine() ([]byte, error) {
 // Lines are decoded on all cores (GOMAXPROCS) in chunks of about a megabyte:
 // the file still streams, with a few chunks in memory at a time.
 func Read(r io.Reader, file string, fn func(line int, rec *Record) error) error {
+	return read(NewReader(r, file), fn)
+}
+
+// ReadStyled is Read for a reader that will want every record's
+// StyleCounts (a style-controlled leaderboard): conv_metadata is parsed
+// with the rest of the line, on the decoding goroutines, rather than by fn
+// on the one goroutine that calls it.
+func ReadStyled(r io.Reader, file string, fn func(line int, rec *Record) error) error {
 	br := NewReader(r, file)
+	br.style = true
+	return read(br, fn)
+}
+
+func read(br *Reader, fn func(line int, rec *Record) error) error {
 	if workers := runtime.GOMAXPROCS(0); workers > 1 {
 		return br.readParallel(workers, fn)
 	}

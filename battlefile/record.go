@@ -53,6 +53,10 @@ type Record struct {
 	Extra map[string]json.RawMessage
 
 	questionIDNumber bool
+	// conv is conv_metadata's counts when the reader parsed them ahead
+	// (ReadStyled), convReady says so.
+	conv      [8]convCount
+	convReady bool
 }
 
 // NumericQuestionID reports whether question_id was a JSON number in the

@@ -22,8 +22,9 @@ import (
 // and reports each pair's ratio and their median: load that comes and goes
 // falls on both halves of a pair alike. The plain run reads the file as a
 // plain `rank` needs it (conv_metadata left unparsed), the controlled one as
-// `rank --control` does (leaderboard.RecordBattle), so the ratio charges the
-// controlled run with everything it adds. Run with -benchtime 1x.
+// `rank --control` does (battlefile.ReadStyled, leaderboard.RecordBattle),
+// so the ratio charges the controlled run with everything it adds. Run
+// with -benchtime 1x.
 func BenchmarkStyleControl1M(b *testing.B) {
 	path := rank.StyledBenchFile(b)
 	pairs := 3
@@ -71,7 +72,11 @@ func readStyled(b *testing.B, path string, withStyle bool) *rank.Battles {
 	}
 	defer f.Close()
 	bs := rank.NewBattles()
-	err = battlefile.Read(f, path, func(_ int, r *battlefile.Record) error {
+	read := battlefile.Read
+	if withStyle {
+		read = battlefile.ReadStyled // as the CLI reads
+	}
+	err = read(f, path, func(_ int, r *battlefile.Record) error {
 		bt := rank.Battle{ModelA: r.ModelA, ModelB: r.ModelB, Winner: r.Winner, Judge: r.Judge}
 		if withStyle {
 			var err error

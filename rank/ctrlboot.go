@@ -35,7 +35,7 @@ func (a *analysis) ctrlBootstrap(cf *ctrlFit, rounds int, seed uint64, workers i
 		go func() {
 			defer wg.Done()
 			cw := newCtrlWorker(a, cf)
-			cw.sv.zz0 = &zz0
+			cw.sv.zz0, cw.sv.base = &zz0, cf.beta
 			for {
 				r := int(next.Add(1) - 1)
 				if r >= rounds {
@@ -90,7 +90,7 @@ func newCtrlWorker(ca *analysis, cf *ctrlFit) *ctrlWorker {
 	nb, np, p := len(cf.cp.s), len(cf.cp.pi), cf.cp.p
 	cw := &ctrlWorker{ca: ca, cf: cf, draw: make([]int32, nb+1),
 		cp: ctxProblem{m: cf.cp.m, p: p, pi: cf.cp.pi, pj: cf.cp.pj, off: make([]int32, np+1),
-			s: make([]float64, nb), z: make([]float64, nb*p), cnt: make([]int32, nb), pk: make([]float64, nb)},
+			s: make([]float64, nb), z: make([]float64, nb*p), cnt: make([]int32, nb), p0: make([]float64, nb)},
 		sv: newCtxSolver(cf.cp.m, p), beta: make([]float64, len(cf.beta)),
 		wi: make([]int32, np), wj: make([]int32, np), t: make([]int32, np),
 		si: make([]float64, np), sj: make([]float64, np), fsi: make([]float64, np), fsj: make([]float64, np)}
@@ -136,7 +136,7 @@ func (cw *ctrlWorker) compact() {
 				sums.gz[f] += r * x
 				sums.vz[f] += v * x
 			}
-			cp.cnt[n], cp.s[n] = c, s
+			cp.cnt[n], cp.s[n], cp.p0[n] = c, s, p0
 			n += int(uint32(c|-c) >> 31)
 		}
 		cw.si[k], cw.sj[k] = si, sj

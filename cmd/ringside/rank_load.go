@@ -57,7 +57,7 @@ func (m *Main) loadBattleFile(path string) (bs *rank.Battles, perf *rank.PerfCol
 	}
 	bs = rank.NewBattles()
 	units := leaderboard.Units{}
-	err = battlefile.Read(r, name, func(_ int, rec *battlefile.Record) error {
+	err = battlefile.ReadStyled(r, name, func(_ int, rec *battlefile.Record) error {
 		n, err := rec.Weight()
 		if err != nil {
 			return err
