@@ -28,6 +28,10 @@ const demoDBPath = "demo.db"
 // loadConfig reads the config file at path; with no path (and no
 // RINGSIDE_CONFIG) it returns the built-in demo: simulated models and the
 // example prompt set, needing no keys and no files.
+
+// dbFlagHelp is every command's help for --db.
+const dbFlagHelp = "SQLite database file (default: database.path, ringside.db; the demo: demo.db)"
+
 func (m *Main) loadConfig(path string) (*config.Config, error) {
 	if path == "" {
 		path = m.Getenv("RINGSIDE_CONFIG")

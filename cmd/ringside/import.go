@@ -16,7 +16,7 @@ Imports a prompt set (JSONL, one prompt per line: "messages" or "prompt", "id",
 format. Every line is checked first: a file with any bad line imports nothing,
 and the error names the line and the field. Re-importing a file is a no-op.`)
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
-	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db; the demo: demo.db)")
+	dbPath := fs.String("db", "", dbFlagHelp)
 	set := fs.String("set", "", "prompt set name (default: the file name without extension)")
 	if err := m.parseFlags(fs, args); err != nil {
 		return err

@@ -24,7 +24,7 @@ POST, GET /api/admin/judges and DELETE /api/admin/judges/ID.`)
 	list := fs.Bool("list", false, "list the invites")
 	revoke := fs.String("revoke", "", "revoke the invite of the judge with this id")
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
-	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db; the demo: demo.db)")
+	dbPath := fs.String("db", "", dbFlagHelp)
 	if err := m.parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ func (m *Main) judgeCmd(ctx context.Context, args []string) error {
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
 	runName := fs.String("run", "", "judge this run's battles only (default: every stored battle)")
 	judgeName := fs.String("judge", ringside.JudgeRules, "the configured judge to apply")
-	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db; the demo: demo.db)")
+	dbPath := fs.String("db", "", dbFlagHelp)
 	concurrency := fs.Int("concurrency", 4, "battles an llm judge works on at once")
 	retryFailed := fs.Bool("retry-failed", false, "also judge battles an llm judge gave up on (max_failures)")
 	stats := fs.Bool("stats", false, "then print pass rates (pass^k, pass@k) and agreement between judges")

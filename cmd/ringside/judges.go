@@ -27,7 +27,7 @@ LABEL withdraws it.`
 func (m *Main) judgesCmd(ctx context.Context, args []string) error {
 	fs := m.newFlagSet("judges", "[--db F] [--run NAME] [--format table|json] [--exclude|--include|--auto LABEL [--reason TEXT]] [--config F]", judgesAbout)
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
-	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db)")
+	dbPath := fs.String("db", "", dbFlagHelp)
 	runName := fs.String("run", "", "only the votes on this run's battles")
 	format := fs.String("format", "table", "table or json")
 	exclude := fs.String("exclude", "", "leave this judge's votes out of boards (a label, human:ana)")

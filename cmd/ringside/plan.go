@@ -26,7 +26,7 @@ have given.`
 func (m *Main) planCmd(ctx context.Context, args []string) error {
 	fs := m.newFlagSet("plan", "[--db F] [--sims N] [--seed S] [--prior-sd POINTS] [--format text|json] [--config F]", planAbout)
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
-	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db)")
+	dbPath := fs.String("db", "", dbFlagHelp)
 	format := fs.String("format", "text", "output format: text or json")
 	var o pairing.PlanOptions
 	fs.IntVar(&o.Sims, "sims", 200, "simulated futures")

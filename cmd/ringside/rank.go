@@ -71,7 +71,7 @@ type rankFlags struct {
 func addRankFlags(fs *flag.FlagSet, format string, leaderboard bool) *rankFlags {
 	rf := &rankFlags{fs: fs}
 	fs.StringVar(&rf.cfgPath, "config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
-	fs.StringVar(&rf.dbPath, "db", "", "SQLite database file (default: database.path, ringside.db; the demo: demo.db)")
+	fs.StringVar(&rf.dbPath, "db", "", dbFlagHelp)
 	fs.StringVar(&rf.battles, "battles", "", "rank this battle file (JSONL; - for standard input) instead of the database")
 	fs.StringVar(&rf.run, "run", "", "only the battles of this run (database only)")
 	fs.StringVar(&rf.by, "by", "", "slice by "+strings.Join(rank.SliceBy, ", "))

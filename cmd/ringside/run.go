@@ -48,7 +48,7 @@ the bundled example prompts, needing no keys.`)
 	runName := fs.String("run", "", "run name (default: run.name, \"default\")")
 	samples := fs.Int("samples", 0, "samples per prompt and model (default: run.samples, 1)")
 	concurrency := fs.Int("concurrency", 0, "requests in flight across all models (default: run.concurrency, 8)")
-	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db; the demo: demo.db)")
+	dbPath := fs.String("db", "", dbFlagHelp)
 	simSpeed := fs.Float64("sim-speed", 0, fmt.Sprintf("play simulated models this many times faster (default: %d in the demo, else each model's own)", demoSimSpeed))
 	retryErrors := fs.Bool("retry-errors", false, "delete the run's failed generations (and their battles) first, so they are tried again")
 	if err := m.parseFlags(fs, args); err != nil {

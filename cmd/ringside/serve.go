@@ -20,7 +20,7 @@ config of your own keeps its data apart, in database.path).
 Stops gracefully on SIGINT or SIGTERM.`)
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
 	addr := fs.String("addr", "", "address to listen on (default: server.addr, 127.0.0.1:8080)")
-	dbPath := fs.String("db", "", "SQLite database file (default: database.path, ringside.db; the demo: demo.db)")
+	dbPath := fs.String("db", "", dbFlagHelp)
 	if err := m.parseFlags(fs, args); err != nil {
 		return err
 	}
