@@ -25,12 +25,12 @@ const builtinExamples = "builtin:" + examples.PromptsFile
 // the demo's simulated models.
 const demoDBPath = "demo.db"
 
+// dbFlagHelp is every command's help for --db.
+const dbFlagHelp = "SQLite database file (default: database.path, ringside.db; the demo: demo.db)"
+
 // loadConfig reads the config file at path; with no path (and no
 // RINGSIDE_CONFIG) it returns the built-in demo: simulated models and the
 // example prompt set, needing no keys and no files.
-
-// dbFlagHelp is every command's help for --db.
-const dbFlagHelp = "SQLite database file (default: database.path, ringside.db; the demo: demo.db)"
 
 func (m *Main) loadConfig(path string) (*config.Config, error) {
 	if path == "" {
