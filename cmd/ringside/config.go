@@ -31,7 +31,6 @@ const dbFlagHelp = "SQLite database file (default: database.path, ringside.db; t
 // loadConfig reads the config file at path; with no path (and no
 // RINGSIDE_CONFIG) it returns the built-in demo: simulated models and the
 // example prompt set, needing no keys and no files.
-
 func (m *Main) loadConfig(path string) (*config.Config, error) {
 	if path == "" {
 		path = m.Getenv("RINGSIDE_CONFIG")
