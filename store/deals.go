@@ -33,7 +33,6 @@ const (
 		AND NOT EXISTS (SELECT 1 FROM judges WHERE id = $2 AND revoked_at IS NOT NULL)`
 	qFinishBattle = `UPDATE battles SET generation_a = coalesce($2, generation_a),
 		generation_b = coalesce($3, generation_b), identity_leak = identity_leak OR $4 WHERE id = $1`
-	qMarkLeak = "UPDATE battles SET identity_leak = 1 WHERE id = $1"
 	// The same rows as insertBattle and insertGeneration write, as
 	// prepared statements for the judging path, where they run thousands
 	// of times a second.
@@ -46,7 +45,7 @@ const (
 )
 
 var groupQueries = []string{qSavepoint, qRollbackTo, qRelease, qInsertDeal, qCloseDeal, qDealState,
-	qVoteBy, qInsertVote, qDealVoted, qVoteOnOpenDeal, qFinishBattle, qMarkLeak, qInsertLiveBattle, qInsertLiveGeneration}
+	qVoteBy, qInsertVote, qDealVoted, qVoteOnOpenDeal, qFinishBattle, qInsertLiveBattle, qInsertLiveGeneration}
 
 // Deal records that a battle was shown to a judge.
 type Deal struct {
@@ -256,15 +255,6 @@ func (g *GroupWriter) FinishLiveBattle(ctx context.Context, battleID string, gen
 		}
 		_, err := g.exec(ctx, tx, qFinishBattle,
 			battleID, ids[0], ids[1], identityLeak)
-		return err
-	})
-}
-
-// MarkIdentityLeak marks a battle in which a model named itself, so that
-// rankings leave it out by default.
-func (g *GroupWriter) MarkIdentityLeak(ctx context.Context, battleID string) error {
-	return g.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := g.exec(ctx, tx, qMarkLeak, battleID)
 		return err
 	})
 }
