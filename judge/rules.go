@@ -18,17 +18,6 @@ type Score struct {
 	WeightPassed float64 `json:"weight_passed"`
 }
 
-// Value is the weighted share of checks passed, in 0..1 (0 with no checks).
-func (s Score) Value() float64 {
-	if s.Weight == 0 {
-		return 0
-	}
-	return s.WeightPassed / s.Weight
-}
-
-// AllPassed reports whether there were checks and every one passed.
-func (s Score) AllPassed() bool { return s.Checks > 0 && s.Passed == s.Checks }
-
 func (s *Score) add(r ringside.CheckResult) {
 	s.Checks++
 	s.Weight += r.Weight

@@ -24,10 +24,6 @@ type ctxProblem struct {
 	p0     []float64 // per battle: the first model's win probability at the full-data fit (a round's first pass, ctrlWorker.compact)
 }
 
-// free is the number of unknowns: the last model is grounded (θ_{m−1} = 0
-// moves nothing the likelihood sees), then the p coefficients.
-func (cp *ctxProblem) free() int { return cp.m - 1 + cp.p }
-
 // ctxSolver is the work space of one problem size.
 type ctxSolver struct {
 	n, m, p            int

@@ -66,9 +66,6 @@ func New(db *store.DB, cfg *config.Config, logger *slog.Logger, opts ...Option) 
 	return s
 }
 
-// Judging is the server's judging engine.
-func (s *Server) Judging() *judging.Engine { return s.judging }
-
 // Close disconnects the judges and finishes the judging writes. Serve calls
 // it on the way out; a server used without Serve (httptest) is closed by
 // its owner.
