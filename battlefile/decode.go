@@ -25,12 +25,11 @@ func newDecoder() *decoder { return &decoder{intern: map[string]string{}} }
 
 func (d *decoder) decode(line []byte, rec *Record) error {
 	*rec = Record{}
-	if suspectText(line) {
-		// Decoding would quietly turn these into U+FFFD, in fields the
-		// export then writes back changed: the file's author fixes them.
-		if err := ringside.CheckJSONText(line); err != nil {
-			return err
-		}
+	// Decoding would quietly turn invalid UTF-8 and lone surrogates into
+	// U+FFFD, in fields the export then writes back changed: the file's
+	// author fixes them.
+	if err := ringside.CheckJSONText(line); err != nil {
+		return err
 	}
 	if d.decodeFast(line, rec) {
 		return nil
@@ -367,11 +366,4 @@ func rawBool(key, raw []byte) (b, ok bool, err error) {
 		return false, true, nil
 	}
 	return false, false, ringside.FieldError(string(key), "must be true or false")
-}
-
-// suspectText is a cheap first look for invalid UTF-8 or a surrogate escape
-// ("\ud800"), anywhere in the line: known fields or not, a record is kept
-// whole. Most lines have neither, and skip the closer look.
-func suspectText(line []byte) bool {
-	return !utf8.Valid(line) || bytes.Contains(line, []byte(`\ud`)) || bytes.Contains(line, []byte(`\uD`))
 }

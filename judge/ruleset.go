@@ -71,9 +71,5 @@ func (r *Rules) CheckContext(ctx context.Context, g *ringside.Generation) (resul
 // Check runs the checks of the generation's prompt on it. ok is false when
 // the prompt is not one of the judge's.
 func (r *Rules) Check(g *ringside.Generation) (results []ringside.CheckResult, ok bool) {
-	s, ok := r.sets[promptKey{g.PromptSet, g.PromptID}]
-	if !ok {
-		return nil, false
-	}
-	return s.Run(g), true
+	return r.CheckContext(context.Background(), g)
 }

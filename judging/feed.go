@@ -45,7 +45,6 @@ type feedPace struct {
 
 type feedSide struct {
 	text         []byte
-	first, end   time.Time // first text, end of stream
 	done, failed bool
 }
 
@@ -70,9 +69,6 @@ func (f *feed) append(side int, text string, now time.Time) {
 	}
 	f.mu.Lock()
 	s := &f.side[side]
-	if len(s.text) == 0 {
-		s.first = now
-	}
 	s.text = append(s.text, text...)
 	f.mu.Unlock()
 	f.wake()
@@ -82,7 +78,7 @@ func (f *feed) append(side int, text string, now time.Time) {
 func (f *feed) finish(side int, failed bool, now time.Time) {
 	f.mu.Lock()
 	s := &f.side[side]
-	s.done, s.failed, s.end = true, failed, now
+	s.done, s.failed = true, failed
 	f.mu.Unlock()
 	f.wake()
 }

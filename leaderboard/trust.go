@@ -62,11 +62,15 @@ func (s *Service) flaggedJudges(ctx context.Context) (map[string]bool, error) {
 	return flagged, nil
 }
 
+// invalid reports whether the flags cannot stand for state at: none yet, or
+// something other than new votes changed.
+func (f *flagCache) invalid(at store.RankState) bool {
+	return !f.valid || f.at.Changes != at.Changes || f.at.Imports != at.Imports || at.Votes < f.at.Votes
+}
+
+// stale reports whether the flags are due to be made again.
 func (f *flagCache) stale(at store.RankState) bool {
-	if !f.valid || f.at.Changes != at.Changes || f.at.Imports != at.Imports || at.Votes < f.at.Votes {
-		return true
-	}
-	return at.Votes >= f.at.Votes+max(1, f.at.Votes/100)
+	return f.invalid(at) || at.Votes >= f.at.Votes+max(1, f.at.Votes/100)
 }
 
 // excludedJudges lists, sorted, the judges whose votes the boards leave out
@@ -77,7 +81,7 @@ func (s *Service) excludedJudges(ctx context.Context, at store.RankState) ([]str
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch {
-	case !f.valid || f.at.Changes != at.Changes || f.at.Imports != at.Imports || at.Votes < f.at.Votes:
+	case f.invalid(at):
 		// No flags yet, or something other than new votes changed (a gold
 		// mark, a correction, an import): the board waits for them.
 		flagged, err := s.flaggedJudges(ctx)

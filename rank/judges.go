@@ -2,7 +2,6 @@ package rank
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/ringside-eval/ringside"
@@ -92,18 +91,6 @@ func (bs *Battles) selectJudges(sub subset, opts *Options) (subset, string, int)
 		}
 	}
 	return out, sel, left
-}
-
-// JudgeLabels lists the judges of the stored votes, sorted.
-func (bs *Battles) JudgeLabels() []string {
-	var out []string
-	for _, l := range bs.judges.list {
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // judgesText says whose votes a board counts and what it left out, for the

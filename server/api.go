@@ -30,7 +30,7 @@ func (s *Server) registerAPIRoutes(g *echo.Group) {
 // (429) for a while: see adminFailures.
 func (s *Server) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if s.adminFailures.blocked(c.Request()) {
+		if s.adminFailures.exhausted(clientIP(c.Request())) {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(int(adminFailEvery.Seconds())))
 			return echo.NewHTTPError(http.StatusTooManyRequests, "too many wrong admin tokens from your address; try again later")
 		}
@@ -43,7 +43,7 @@ func (s *Server) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		if subtle.ConstantTimeCompare([]byte(ringside.HashToken(token)), []byte(want)) != 1 {
-			s.adminFailures.failed(c.Request())
+			s.adminFailures.take(clientIP(c.Request()))
 			return ringside.Errorf(ringside.EUNAUTHORIZED, "wrong admin token")
 		}
 		return next(c)

@@ -16,6 +16,8 @@ var statusOf = map[string]int{
 	ringside.ECONFLICT:     http.StatusConflict,
 	ringside.EUNAUTHORIZED: http.StatusUnauthorized,
 	ringside.EINTERNAL:     http.StatusInternalServerError,
+	// The websocket's code for the same refusal, so that both say it alike.
+	judging.CodeRateLimited: http.StatusTooManyRequests,
 }
 
 // ErrorBody is the JSON body of every error answer.
@@ -61,9 +63,6 @@ func (s *Server) handleError(err error, c echo.Context) {
 }
 
 func codeForStatus(status int) string {
-	if status == http.StatusTooManyRequests {
-		return judging.CodeRateLimited // the websocket's code for the same refusal
-	}
 	for code, s := range statusOf {
 		if s == status {
 			return code

@@ -94,6 +94,14 @@ func (a *addrAllowance) take(ip string) (time.Duration, bool) {
 	return time.Duration(missing * float64(a.every)), false
 }
 
+// exhausted reports whether ip has no action left, spending nothing.
+func (a *addrAllowance) exhausted(ip string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	rec := a.addrs[ip]
+	return rec != nil && rec.lim.TokensAt(a.now()) < 1
+}
+
 // sweep drops the addresses whose allowance has refilled, at most once a
 // refill period, so that a take does not walk the map every time. The
 // caller holds mu.

@@ -34,7 +34,7 @@ type Server struct {
 	boards leaderboardCache
 	plans  planCache
 	// adminFailures limits wrong admin tokens per client address.
-	adminFailures *adminFailures
+	adminFailures *addrAllowance
 }
 
 // New builds a server with every route registered. Close it (Serve does)

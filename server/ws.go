@@ -278,11 +278,8 @@ func (j *judgeSockets) dispatch(ctx context.Context, a *judging.Attachment, c *c
 		a.FollowUp(ctx, in.BattleID, in.Text)
 	case frameSuggest:
 		a.Suggest(ctx)
-	case "":
-		c.enqueue(errorFrame(codeInvalid, "malformed frame: no type", in.BattleID))
-	default:
-		c.enqueue(errorFrame(codeInvalid, "unknown frame type (want vote, skip, next, finish, ask, follow_up or suggest)", in.BattleID))
 	}
+	// decodeFrame refused a frame without a known type before this.
 }
 
 var errRateLimited = errors.New("rate limited")

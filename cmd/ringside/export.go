@@ -109,7 +109,6 @@ func (m *Main) exportCmd(ctx context.Context, args []string) error {
 	defer db.Close()
 	rows := 0
 	err = m.writeOutput(rf.out, func(w io.Writer) error {
-		rows = 0 // counted afresh
 		return exportKind(ctx, db, cfg, what, runID, rf.format, *judgeKind, pf, w, &rows)
 	})
 	if err != nil {

@@ -36,7 +36,8 @@ each with an optional "weight" (default 1) and "dimension".
 
 A command check runs your own program, with no shell, on each answer: the
 answer on its stdin, the prompt and generation as JSON on file descriptor 3
-(RINGSIDE_PROMPT_FD=3; RINGSIDE_PROMPT_ID and RINGSIDE_MODEL are set too).
+(RINGSIDE_PROMPT_FD=3; RINGSIDE_PROMPT_ID, RINGSIDE_MODEL and
+RINGSIDE_GENERATION_ID are set too).
 Exit 0 passes, anything else fails; the first line of its output is the
 reason. Past its timeout (default 10s) it is killed and the check fails. A
 program that cannot be found stops the judge before anything is stored.
