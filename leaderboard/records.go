@@ -5,27 +5,10 @@ import (
 	"github.com/ringside-eval/ringside/rank"
 )
 
-// Units numbers the battle_ids of a battle file, so that the votes of
-// several judges on one battle share its unit as they do in the database.
-type Units map[string]int64
-
-// Of is the unit of a record's battle_id; 0 (a battle of its own) without one.
-func (u Units) Of(id string) int64 {
-	if id == "" {
-		return 0
-	}
-	n, ok := u[id]
-	if !ok {
-		n = int64(len(u) + 1)
-		u[id] = n
-	}
-	return n
-}
-
 // RecordBattle is a battle file's record as the statistics take it, with
 // what the record says of its two responses' style (RecordStyle); units
 // (nil: none) gives it the unit of its battle_id.
-func RecordBattle(r *battlefile.Record, units Units) (rank.Battle, error) {
+func RecordBattle(r *battlefile.Record, units rank.Units) (rank.Battle, error) {
 	st, err := RecordStyle(r)
 	if err != nil {
 		return rank.Battle{}, err

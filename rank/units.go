@@ -118,3 +118,21 @@ func (bs *Battles) votesIn(s subset) int {
 	bs.each(s, func(int32, uint8) { n++ })
 	return n
 }
+
+// Units numbers battle ids (a battle file's battle_id, a report's battle), so
+// that the votes of several judges on one battle share its unit as they do
+// in the database (Battle.Unit).
+type Units map[string]int64
+
+// Of is the unit of a record's battle_id; 0 (a battle of its own) without one.
+func (u Units) Of(id string) int64 {
+	if id == "" {
+		return 0
+	}
+	n, ok := u[id]
+	if !ok {
+		n = int64(len(u) + 1)
+		u[id] = n
+	}
+	return n
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/ringside-eval/ringside"
 )
@@ -80,14 +81,10 @@ func (db *DB) ExclusionLog(ctx context.Context, limit int) ([]ExclusionLogEntry,
 // JudgeByLabel returns the judge a label ("human:ana") names; ENOTFOUND
 // naming field when there is none.
 func (db *DB) JudgeByLabel(ctx context.Context, field, label string) (*ringside.Judge, error) {
-	judges, err := db.Judges(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for i := range judges {
-		if judges[i].Label() == label {
-			return &judges[i], nil
-		}
+	kind, name, _ := strings.Cut(label, ":")
+	j, err := db.judgeWhere(ctx, db.read, "kind = $1 AND name = $2", kind, name)
+	if ringside.ErrorCode(err) != ringside.ENOTFOUND {
+		return j, err
 	}
 	return nil, &ringside.Error{Code: ringside.ENOTFOUND, Field: field, Message: "no judge " + strconv.Quote(label) + " (give a label such as human:ana)"}
 }

@@ -32,13 +32,11 @@ func improbable(votes []Vote, judges []string, th Thresholds) (map[string]*Impro
 	if th.ImprobableP <= 0 {
 		return out, nil
 	}
-	units := map[string]int64{}
+	units := rank.Units{}
 	byJudge := map[string][]Vote{}
 	counted := 0
 	for _, v := range votes {
-		if _, ok := units[v.Battle]; !ok {
-			units[v.Battle] = int64(len(units) + 1)
-		}
+		units.Of(v.Battle)
 		byJudge[v.Judge] = append(byJudge[v.Judge], v)
 		if v.Gold == "" {
 			counted++
@@ -79,13 +77,13 @@ const leaveOutShare = 50
 
 // boardWithout fits the board of every judge but one, on the battles that
 // are not gold, and returns the rated models' ratings.
-func boardWithout(votes []Vote, judge string, units map[string]int64) (map[string]float64, error) {
+func boardWithout(votes []Vote, judge string, units rank.Units) (map[string]float64, error) {
 	bs := rank.NewBattles()
 	for _, v := range votes {
 		if v.Judge == judge || v.Gold != "" {
 			continue
 		}
-		if err := bs.Add(rank.Battle{ModelA: v.ModelA, ModelB: v.ModelB, Winner: v.Winner, Judge: v.Judge, Unit: units[v.Battle]}); err != nil {
+		if err := bs.Add(rank.Battle{ModelA: v.ModelA, ModelB: v.ModelB, Winner: v.Winner, Judge: v.Judge, Unit: units.Of(v.Battle)}); err != nil {
 			return nil, err
 		}
 	}

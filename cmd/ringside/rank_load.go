@@ -56,7 +56,7 @@ func (m *Main) loadBattleFile(path string) (bs *rank.Battles, perf *rank.PerfCol
 		name = "stdin"
 	}
 	bs = rank.NewBattles()
-	units := leaderboard.Units{}
+	units := rank.Units{}
 	err = battlefile.ReadStyled(r, name, func(_ int, rec *battlefile.Record) error {
 		n, err := rec.Weight()
 		if err != nil {
