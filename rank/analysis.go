@@ -250,19 +250,22 @@ func (a *analysis) useAnchor(an *Anchor, strict bool) error {
 func (a *analysis) buildProblem() {
 	c := a.c
 	a.prob = &problem{m: len(a.fit)}
+	// kept[k] is cell k's place among the kept cells, -1 when dropped.
+	var kept []int32
+	if c.adj != nil {
+		kept = make([]int32, len(c.i))
+	}
 	for k := range c.i {
 		fi, fj := a.pos[c.i[k]], a.pos[c.j[k]]
 		if fi < 0 || fj < 0 {
 			a.other += int(c.wi[k] + c.wj[k] + c.t[k])
+			if kept != nil {
+				kept[k] = -1
+			}
 			continue
 		}
 		if c.adj != nil {
-			for _, fc := range c.frac {
-				if int(fc.k) == k {
-					fc.k = int32(len(a.pwi))
-					a.pfrac = append(a.pfrac, fc)
-				}
-			}
+			kept[k] = int32(len(a.pwi))
 			a.padj = append(a.padj, c.adj[k])
 		}
 		a.prob.pi = append(a.prob.pi, fi)
@@ -270,6 +273,14 @@ func (a *analysis) buildProblem() {
 		a.pwi = append(a.pwi, c.wi[k])
 		a.pwj = append(a.pwj, c.wj[k])
 		a.pt = append(a.pt, c.t[k])
+	}
+	// Split battles follow their cells; c.frac is in cell order, so one
+	// pass keeps the order a walk per cell gave.
+	for _, fc := range c.frac {
+		if kept[fc.k] >= 0 {
+			fc.k = kept[fc.k]
+			a.pfrac = append(a.pfrac, fc)
+		}
 	}
 	a.prob.n, a.prob.s = pairStats(a.pwi, a.pwj, a.pt, nil, nil)
 	for k, d := range a.padj {

@@ -43,14 +43,14 @@ func (a *analysis) sandwich() error {
 func (a *analysis) meat() []float64 {
 	mf := len(a.fit)
 	meat := make([]float64, mf*mf)
+	x := 0 // a.pfrac is in cell order: walk it beside the cells
 	for k := range a.prob.pi {
 		i, j := int(a.prob.pi[k]), int(a.prob.pj[k])
 		p := 1 / (1 + math.Exp(a.theta[j]-a.theta[i]))
 		w := float64(a.pwi[k])*(1-p)*(1-p) + float64(a.pwj[k])*p*p + float64(a.pt[k])*(0.5-p)*(0.5-p)
-		for _, fc := range a.pfrac { // split battles: residual share − p, not ½ − p
-			if int(fc.k) == k {
-				w += float64(fc.n) * ((fc.s-p)*(fc.s-p) - (0.5-p)*(0.5-p))
-			}
+		for ; x < len(a.pfrac) && int(a.pfrac[x].k) == k; x++ { // split battles: residual share − p, not ½ − p
+			fc := a.pfrac[x]
+			w += float64(fc.n) * ((fc.s-p)*(fc.s-p) - (0.5-p)*(0.5-p))
 		}
 		meat[i*mf+i] += w
 		meat[j*mf+j] += w
