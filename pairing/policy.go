@@ -39,7 +39,7 @@ type Policy struct {
 
 // DefaultPolicy is adaptive dealing focused on the top three.
 func DefaultPolicy() Policy {
-	return Policy{Adaptive: true, FocusTop: 3, Floor: 0.1, Placement: 15, Sharpness: 3}
+	return Policy{Adaptive: true, FocusTop: 3, Floor: 0.05, Placement: 15, Sharpness: 3}
 }
 
 // UniformPolicy deals every pair equally often; focusTop is still the

@@ -146,3 +146,25 @@ func TestInverseWeightingUnbiased(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptiveNeedsFewerVotes runs the benchmark's evaluation on a few
+// seeds: adaptive dealing must decide the top three with clearly fewer
+// votes than uniform dealing (the benchmark measures by how much).
+func TestAdaptiveNeedsFewerVotes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 20 evaluations")
+	}
+	votes := map[string]int{}
+	for name, pol := range map[string]pairing.Policy{"uniform": pairing.UniformPolicy(3), "adaptive": pairing.DefaultPolicy()} {
+		s := sim{policy: pol, truth: benchRatings, top: 3, check: 250, rounds: 100, maxVotes: 20000}
+		var rs []simResult
+		for seed := range 10 {
+			rs = append(rs, s.run(uint64(seed)+500))
+		}
+		votes[name] = median(rs)
+	}
+	t.Logf("median votes to decide: %v", votes)
+	if float64(votes["adaptive"]) > 0.8*float64(votes["uniform"]) {
+		t.Errorf("adaptive needed %d votes, uniform %d: want at most 80 %%", votes["adaptive"], votes["uniform"])
+	}
+}
