@@ -60,6 +60,20 @@ func TestOverrides(t *testing.T) {
 	if strings.Contains(ex, "x2-left") || !strings.Contains(ex, "h00") {
 		t.Errorf("excluded %s", ex)
 	}
+	// An override decides exclusion only: the report still flags the
+	// judge the admin kept, and names the admin's choice.
+	for _, j := range r.Judges {
+		switch j.Judge {
+		case "human:x2-left":
+			if !j.Flagged || j.Excluded || j.Override != "included" {
+				t.Errorf("kept judge: flagged %v excluded %v override %q", j.Flagged, j.Excluded, j.Override)
+			}
+		case "human:h00":
+			if !j.Excluded || j.Override != "excluded" {
+				t.Errorf("excluded judge: excluded %v override %q", j.Excluded, j.Override)
+			}
+		}
+	}
 }
 
 // Gold battles: a judge who gets them wrong is flagged; its accuracy has
