@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ringside-eval/ringside"
@@ -82,6 +83,9 @@ func TestWeightedBoardIsWeightedFit(t *testing.T) {
 	plain := mustRank(t, bs, Options{})
 	if weighted.Method.Weighting != WeightingPropensity || plain.Method.Weighting != "" {
 		t.Errorf("method weighting %q, unweighted %q", weighted.Method.Weighting, plain.Method.Weighting)
+	}
+	if s := weighted.summary(); !strings.Contains(s, "weighted by inverse propensity") {
+		t.Errorf("the table's summary does not say the votes were weighted: %s", s)
 	}
 	apart := 0.0
 	for i, name := range names {
