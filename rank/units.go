@@ -72,8 +72,12 @@ func (bs *Battles) eachBattle(s subset, weight func(int32) float64, fn func(i in
 		}
 		return weight(i)
 	}
+	if bs.units.shared == 0 && weight == nil {
+		bs.each(s, func(i int32, o uint8) { fn(i, o, -1, 1) })
+		return
+	}
 	if bs.units.shared == 0 {
-		bs.each(s, func(i int32, o uint8) { fn(i, o, -1, wt(i)) })
+		bs.each(s, func(i int32, o uint8) { fn(i, o, -1, weight(i)) })
 		return
 	}
 	// Votes per unit in this subset: a judge or dimension selection may
