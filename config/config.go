@@ -78,6 +78,11 @@ type Rank struct {
 	// Control ranks with style or cost control: "style" or a comma list of
 	// length, headers, lists, bold, cost, latency ("" or "none": plain).
 	Control string `toml:"control"`
+	// Weighting is "none" (every vote weighs 1) or "propensity": each vote
+	// weighs the inverse of the probability its pair was dealt with, so
+	// that a board of adaptively dealt votes estimates what uniform
+	// dealing would have given, with wider intervals.
+	Weighting string `toml:"weighting"`
 	// CompareMinSliceBattles: `compare` reports a slice with fewer battles
 	// but never fails the gate on it (a handful of battles crosses by
 	// chance).

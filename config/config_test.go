@@ -58,6 +58,7 @@ func TestConfigErrorsNameKeyAndLine(t *testing.T) {
 		{"syntax", "[server]\naddr = \n", "c.toml:2:"},
 		{"llm judge without model", "[[judges]]\nname = \"j\"\nkind = \"llm\"\n", "c.toml:1: judges[0].model: "},
 		{"unknown judging key", "[judging]\nsource = \"live\"\nrevael = \"never\"\n", "c.toml:3: judging.revael: unknown key"},
+		{"bad rank weighting", "[rank]\nbootstrap = 10\nweighting = \"inverse\"\n", "c.toml:3: rank.weighting: \"inverse\" is not one of none, propensity"},
 		{"bad judging source", "[judging]\nsource = \"cache\"\n", "c.toml:2: judging.source: \"cache\""},
 		{"bad reveal", "[judging]\nreveal = \"later\"\n", "c.toml:2: judging.reveal: "},
 		{"pong not after ping", "[judging]\nping_interval = \"30s\"\npong_timeout = \"10s\"\n", "c.toml:3: judging.pong_timeout: "},

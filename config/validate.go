@@ -65,6 +65,9 @@ func (c *Config) Validate() error {
 	if _, err := rank.ParseControls(c.Rank.Control); err != nil {
 		return ringside.FieldError("rank.control", "%q: want style, none or a comma list of %s", c.Rank.Control, strings.Join(rank.Controls, ", "))
 	}
+	if err := rank.ValidateWeighting("rank.weighting", c.Rank.Weighting); err != nil {
+		return err
+	}
 	if len(c.Dimensions) == 0 {
 		return ringside.FieldError("dimensions", "name at least one dimension")
 	}

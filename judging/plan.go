@@ -19,10 +19,9 @@ type PlanReport struct {
 }
 
 // Plan says how many more votes the decision needs under cfg's pairing,
-// from the votes in db: the pairs dealt among are those of the stored
-// battles (judging.source = "stored") or of the configured models, and
-// every pair of the models voted on when none of those has votes (imported
-// votes).
+// from the votes in db: the pairs dealt among are those dealing would use
+// (planPairs), and every pair of the models voted on when none of those
+// has votes (imported votes).
 func Plan(ctx context.Context, db *store.DB, cfg *config.Config, o pairing.PlanOptions) (*PlanReport, error) {
 	tallies, err := db.PairTallies(ctx)
 	if err != nil {
@@ -88,20 +87,43 @@ func anyVoted(tr *pairing.Tracker, pairs [][2]string) bool {
 	return false
 }
 
-// planPairs are the pairs judging would deal among.
+// planPairs are the pairs judging would deal among: every pair of the
+// candidate pool (config.JudgingPool, the models live and chat battles are
+// drawn from, not a model configured only to judge) when judging.source or
+// judging.sources deals live or chat battles, and the pairs of the stored
+// battles when it deals stored ones; both, without repeats, for a mix.
 func planPairs(ctx context.Context, db *store.DB, cfg *config.Config) ([][2]string, error) {
-	if cfg.Judging.Source == config.SourceStored {
+	var out [][2]string
+	seen := map[[2]string]bool{}
+	add := func(a, b string) {
+		k := [2]string{min(a, b), max(a, b)}
+		if a != b && !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	j := &cfg.Judging
+	if j.UsesSource(config.SourceLive) || j.UsesSource(config.SourceChat) {
+		var pool []string
+		for _, name := range cfg.JudgingPool() {
+			if _, ok := cfg.Model(name); ok {
+				pool = append(pool, name)
+			}
+		}
+		for i, a := range pool {
+			for _, b := range pool[i+1:] {
+				add(a, b)
+			}
+		}
+	}
+	if j.UsesSource(config.SourceStored) {
 		var sp storedPairs
 		ps, err := db.StoredPairs(ctx, cfg.Judging.Runs)
 		if err != nil {
 			return nil, err
 		}
-		return sp.dedupe(ps), nil
-	}
-	var out [][2]string
-	for i, a := range cfg.Models {
-		for _, b := range cfg.Models[i+1:] {
-			out = append(out, [2]string{a.Name, b.Name})
+		for _, p := range sp.dedupe(ps) {
+			add(p[0], p[1])
 		}
 	}
 	return out, nil

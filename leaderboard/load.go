@@ -19,12 +19,14 @@ import (
 )
 
 // LoadBattles reads every vote (of a run, when runID is set) into the
-// statistics' store. withTime reads when each vote was cast, which only
-// online Elo needs; withStyle the control features of both responses,
-// which only a controlled leaderboard needs.
-func LoadBattles(ctx context.Context, db *store.DB, runID string, withTime, withStyle bool) (*rank.Battles, error) {
+// statistics' store, with what opts needs: when each vote was cast for
+// online Elo, the control features of both responses for a controlled
+// leaderboard, the propensity of each vote's deal for a weighted one.
+func LoadBattles(ctx context.Context, db *store.DB, runID string, opts rank.Options) (*rank.Battles, error) {
 	bs := rank.NewBattles()
-	if _, err := addVotes(ctx, db, bs, store.RankFilter{RunID: runID, Time: withTime, Style: withStyle}); err != nil {
+	f := store.RankFilter{RunID: runID, Time: opts.Elo, Style: len(opts.Controls) > 0,
+		Propensity: opts.Weighting == rank.WeightingPropensity}
+	if _, err := addVotes(ctx, db, bs, f); err != nil {
 		return nil, err
 	}
 	return bs, nil
@@ -41,7 +43,7 @@ func addVotes(ctx context.Context, db *store.DB, bs *rank.Battles, f store.RankF
 		}
 		b := rank.Battle{ModelA: v.ModelA, ModelB: v.ModelB, Winner: v.Winner, Time: v.Time,
 			Category: v.Category, Kind: v.Kind, Judge: v.Judge, Tags: v.Tags, Dimensions: v.Dimensions,
-			IdentityLeak: v.IdentityLeak, Unit: v.Unit}
+			IdentityLeak: v.IdentityLeak, Unit: v.Unit, Propensity: v.Propensity}
 		if f.Style {
 			st, err := voteStyle(v)
 			if err != nil {

@@ -15,6 +15,8 @@ type Overrides struct {
 	IncludeLeaks *bool
 	// Control is "style" or a comma list of control features.
 	Control *string
+	// Weighting is "none" or "propensity" (rank.Weightings).
+	Weighting *string
 	// Interval, By, Elo and Matrix have no config setting.
 	Interval, By string
 	Elo, Matrix  bool
@@ -23,7 +25,8 @@ type Overrides struct {
 // Options maps the config's [rank] settings, under o, to rank options. It
 // is the one place they are read and checked, so that the page, its
 // downloads, the API and `ringside rank` rank alike: EINVALID naming the
-// setting for a negative rank.seed or round count, or a bad anchor.
+// setting for a negative rank.seed or round count, a bad weighting, or a
+// bad anchor.
 func Options(cfg config.Rank, o Overrides) (rank.Options, error) {
 	opts := rank.Options{Rounds: cfg.Bootstrap, Interval: o.Interval, By: o.By, Elo: o.Elo, Matrix: o.Matrix,
 		IncludeIdentityLeaks: cfg.IncludeIdentityLeaks}
@@ -56,6 +59,16 @@ func Options(cfg config.Rank, o Overrides) (rank.Options, error) {
 		return opts, ringside.FieldError(field, "%q: want style, none or a comma list of length, headers, lists, bold, cost, latency", control)
 	}
 	opts.Controls = ctrl
+	weighting, field := cfg.Weighting, "rank.weighting"
+	if o.Weighting != nil {
+		weighting, field = *o.Weighting, "weighting"
+	}
+	if err := rank.ValidateWeighting(field, weighting); err != nil {
+		return opts, err
+	}
+	if weighting == rank.WeightingPropensity {
+		opts.Weighting = weighting
+	}
 	anchor := cfg.Anchor
 	if o.Anchor != nil {
 		anchor = *o.Anchor

@@ -56,6 +56,8 @@ type Query struct {
 	IncludeLeaks *bool
 	// Control is "style", "none" or a comma list of control features.
 	Control *string
+	// Weighting is "none" or "propensity" (rank.Options.Weighting).
+	Weighting *string
 	// Judges is whose votes count (rank.Options.Judges); IncludeFlagged
 	// counts flagged and excluded judges' votes too.
 	Judges         string
@@ -87,6 +89,7 @@ type boardKey struct {
 	leaks   bool
 	control string
 	judges  string
+	weight  string
 	// excluded is the judges left out, comma-joined.
 	excluded string
 }
@@ -122,6 +125,7 @@ type Service struct {
 type boardData struct {
 	at      store.RankState
 	style   bool // the battles carry their control features
+	prop    bool // the battles carry their deals' propensities
 	battles *rank.Battles
 	perf    *rank.PerfCollector
 	pass    map[string][]judge.PassStats
@@ -137,7 +141,7 @@ func NewService(db *store.DB, cfg *config.Config) *Service {
 // or a bad [rank] setting.
 func (s *Service) Board(ctx context.Context, q Query) (*Board, error) {
 	opts, err := Options(s.cfg.Rank, Overrides{Rounds: q.Rounds, IncludeLeaks: q.IncludeLeaks, By: q.By, Matrix: true,
-		Control: q.Control})
+		Control: q.Control, Weighting: q.Weighting})
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +159,7 @@ func (s *Service) Board(ctx context.Context, q Query) (*Board, error) {
 		}
 	}
 	key := boardKey{by: opts.By, rounds: opts.Rounds, leaks: opts.IncludeIdentityLeaks, control: strings.Join(opts.Controls, ","),
-		judges: opts.Judges, excluded: strings.Join(opts.ExcludeJudges, ",")}
+		judges: opts.Judges, weight: opts.Weighting, excluded: strings.Join(opts.ExcludeJudges, ",")}
 	if b := s.cached(key, at); b != nil {
 		return b, nil
 	}
@@ -174,7 +178,7 @@ func (s *Service) Board(ctx context.Context, q Query) (*Board, error) {
 			return nil, err
 		}
 	}
-	d, err := s.dataAt(ctx, at, len(opts.Controls) > 0)
+	d, err := s.dataAt(ctx, at, readWith{style: len(opts.Controls) > 0, prop: opts.Weighting != ""})
 	if err != nil {
 		return nil, err
 	}
@@ -225,21 +229,23 @@ func (s *Service) put(k boardKey, b *Board) {
 // the last read when nothing else changed, else every vote; the
 // measurements and pass statistics only when what they come from changed.
 // The caller holds compute. Once a board asks for style (the control
-// features), every vote is read again with them, and from then on new
-// votes are read with them too.
-func (s *Service) dataAt(ctx context.Context, at store.RankState, style bool) (*boardData, error) {
+// features) or propensities (a weighted board), every vote is read again
+// with them, and from then on new votes are read with them too.
+func (s *Service) dataAt(ctx context.Context, at store.RankState, with readWith) (*boardData, error) {
 	old := s.data
-	if old != nil && old.style {
-		style = true
+	if old != nil {
+		with.style = with.style || old.style
+		with.prop = with.prop || old.prop
 	}
-	if old != nil && old.at == at && old.style == style {
+	same := old != nil && old.style == with.style && old.prop == with.prop
+	if same && old.at == at {
 		return old, nil
 	}
 	// Whatever fails below leaves no half-updated data behind.
 	s.data = nil
-	d := &boardData{at: at, style: style}
-	if old != nil && old.style == style && old.at.Changes == at.Changes && old.at.LastVote <= at.LastVote {
-		n, err := readVotes(ctx, s.db, old.battles, old.at.LastVote, at.LastVote, style)
+	d := &boardData{at: at, style: with.style, prop: with.prop}
+	if same && old.at.Changes == at.Changes && old.at.LastVote <= at.LastVote {
+		n, err := readVotes(ctx, s.db, old.battles, old.at.LastVote, at.LastVote, with)
 		if err != nil {
 			return nil, err
 		}
@@ -252,7 +258,7 @@ func (s *Service) dataAt(ctx context.Context, at store.RankState, style bool) (*
 	if d.battles == nil {
 		s.fullReads++
 		d.battles = rank.NewBattles()
-		if _, err := readVotes(ctx, s.db, d.battles, 0, at.LastVote, style); err != nil {
+		if _, err := readVotes(ctx, s.db, d.battles, 0, at.LastVote, with); err != nil {
 			return nil, err
 		}
 	}
@@ -273,12 +279,15 @@ func (s *Service) dataAt(ctx context.Context, at store.RankState, style bool) (*
 	return d, nil
 }
 
+// readWith is what the votes are read with beyond what every board needs.
+type readWith struct{ style, prop bool }
+
 // readVotes adds the votes with row ids in (after, through] to bs.
-func readVotes(ctx context.Context, db *store.DB, bs *rank.Battles, after, through int64, style bool) (int64, error) {
+func readVotes(ctx context.Context, db *store.DB, bs *rank.Battles, after, through int64, with readWith) (int64, error) {
 	if through <= after {
 		return 0, nil // no votes; a Through of 0 would mean no bound
 	}
-	return addVotes(ctx, db, bs, store.RankFilter{After: after, Through: through, Style: style})
+	return addVotes(ctx, db, bs, store.RankFilter{After: after, Through: through, Style: with.style, Propensity: with.prop})
 }
 
 // newBoard serialises a report twice: whole, and for the public without

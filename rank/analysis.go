@@ -79,6 +79,10 @@ type Options struct {
 	// Controls are the features a style- or cost-controlled leaderboard
 	// holds constant (see ParseControls); empty ranks plainly.
 	Controls []string
+	// Weighting is WeightingPropensity to weigh each vote by the inverse of
+	// the probability its pair was dealt with (weights.go), in the fit and
+	// in every bootstrap round; "" or WeightingNone weighs every vote 1.
+	Weighting string
 }
 
 func (o *Options) interval() string {
@@ -118,6 +122,9 @@ func (o *Options) validate() error {
 			return ringside.FieldError("control", "%q is not one of %s", c, strings.Join(Controls, ", "))
 		}
 	}
+	if err := ValidateWeighting("weighting", o.Weighting); err != nil {
+		return err
+	}
 	if len(o.Controls) > 0 && o.interval() == IntervalSandwich {
 		return ringside.FieldError("interval", "a controlled leaderboard takes its intervals from the bootstrap, not the sandwich")
 	}
@@ -150,8 +157,7 @@ type analysis struct {
 	// bootstrap. other counts the battles outside it (with flagged models).
 	prob          *problem
 	pwi, pwj, pt  []int32
-	padj          []float64  // per pair: split battles' score correction (nil: none)
-	pfrac         []fracCell // split battles by pair (k is the pair) and share
+	pfrac         []fracCell // split and weighted battles by pair (k is the pair)
 	other         int
 	theta, rating []float64
 	anchor        int32 // fit position of the anchor, or -1
@@ -174,7 +180,10 @@ type analysis struct {
 // 1000 with a note.
 func analyse(bs *Battles, sub subset, opts *Options, strictAnchor bool) (*analysis, error) {
 	a := &analysis{bs: bs, sub: sub, anchor: -1, interval: opts.interval()}
-	a.c = bs.cellsOf(sub)
+	a.c = bs.cellsOf(sub, opts.weighted())
+	if opts.weighted() && a.c.drawn == 0 && a.c.battles > 0 {
+		a.notes = append(a.notes, "weighting propensity: no vote of this board was dealt with a stored propensity, so every vote weighs 1")
+	}
 	a.names = make([]string, len(a.c.models))
 	for v, id := range a.c.models {
 		a.names[v] = bs.models.list[id]
@@ -266,7 +275,6 @@ func (a *analysis) buildProblem() {
 		}
 		if c.adj != nil {
 			kept[k] = int32(len(a.pwi))
-			a.padj = append(a.padj, c.adj[k])
 		}
 		a.prob.pi = append(a.prob.pi, fi)
 		a.prob.pj = append(a.prob.pj, fj)
@@ -274,8 +282,8 @@ func (a *analysis) buildProblem() {
 		a.pwj = append(a.pwj, c.wj[k])
 		a.pt = append(a.pt, c.t[k])
 	}
-	// Split battles follow their cells; c.frac is in cell order, so one
-	// pass keeps the order a walk per cell gave.
+	// Split and weighted battles follow their cells; c.frac is in cell
+	// order, so one pass keeps the order a walk per cell gave.
 	for _, fc := range c.frac {
 		if kept[fc.k] >= 0 {
 			fc.k = kept[fc.k]
@@ -283,8 +291,9 @@ func (a *analysis) buildProblem() {
 		}
 	}
 	a.prob.n, a.prob.s = pairStats(a.pwi, a.pwj, a.pt, nil, nil)
-	for k, d := range a.padj {
-		a.prob.s[k] += d
+	for _, fc := range a.pfrac {
+		a.prob.s[fc.k] += float64(fc.n) * fc.dS()
+		a.prob.n[fc.k] += float64(fc.n) * fc.dN()
 	}
 }
 

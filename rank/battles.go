@@ -55,6 +55,11 @@ type Battle struct {
 	// or a battle file's battle_id); votes with the same non-zero Unit share
 	// one unit of weight in a board (see units.go). Zero: a battle of its own.
 	Unit int64
+	// Propensity is the probability with which the vote's pair was dealt
+	// (adaptive pairing stores it with the deal); 0 when unknown (imported,
+	// chat, gold and older votes). A board weighted by propensity
+	// (Options.Weighting) weighs the vote by its inverse (weights.go).
+	Propensity float64
 }
 
 // names interns strings to dense ids.
@@ -102,6 +107,7 @@ type Battles struct {
 	// battle has a Style.
 	ctrl             []float32
 	ctrlKnown        []uint8
+	prop             []float64 // per battle; nil until a battle has a propensity
 	units            unitIndex
 	lastA, lastB     string // the previous battle's models, to skip map lookups
 	lastAID, lastBID int32
@@ -139,6 +145,9 @@ func (bs *Battles) Add(b Battle) error {
 	o, ok := outcomeOf(b.Winner)
 	if !ok {
 		return b.Winner.Validate()
+	}
+	if !(b.Propensity >= 0 && b.Propensity <= 1) {
+		return ringside.FieldError("propensity", "%g is not a probability", b.Propensity)
 	}
 	var dims []string
 	for d, w := range b.Dimensions {
@@ -185,6 +194,7 @@ func (bs *Battles) Add(b Battle) error {
 	}
 	bs.dimOff = append(bs.dimOff, int32(len(bs.dimIDs)))
 	bs.addStyle(b.Style)
+	bs.addPropensity(b.Propensity)
 	return nil
 }
 

@@ -134,7 +134,7 @@ func BenchmarkCells1M(b *testing.B) {
 	sub := bs.all(false)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		bs.cellsOf(sub)
+		bs.cellsOf(sub, false)
 	}
 }
 

@@ -78,17 +78,19 @@ func (a *analysis) bootstrap(rounds int, seed uint64, workers int, memo *Memo) (
 }
 
 // cells are what a round resamples: every non-empty (pair, outcome) of the
-// rated group, each split battle as a cell of its own, then one cell for
-// all battles of flagged models (aggregating cells keeps the multinomial
-// exact). refs[i] names cell i for the round: pair k<<2 | outcome slot, or
-// split battle x<<2 | 3; the last cell has none.
+// rated group, the split and weighted battles of each (pair, outcome,
+// share, weight) as a cell of their own, so that a resampled battle keeps
+// its weight, then one cell for all battles of flagged models (aggregating
+// cells keeps the multinomial exact). refs[i] names cell i for the round:
+// pair k<<2 | outcome slot, or a.pfrac[x] as x<<2 | 3; the last cell has
+// none.
 func (a *analysis) cells() (counts, refs []int32) {
-	ties := slices.Clone(a.pt)
+	plain := [3][]int32{slices.Clone(a.pwi), slices.Clone(a.pwj), slices.Clone(a.pt)}
 	for _, fc := range a.pfrac {
-		ties[fc.k] -= fc.n // split battles are cells of their own
+		plain[fc.slot][fc.k] -= fc.n // cells of their own
 	}
 	for k := range a.pwi {
-		for slot, n := range [3]int32{a.pwi[k], a.pwj[k], ties[k]} {
+		for slot, n := range [3]int32{plain[0][k], plain[1][k], plain[2][k]} {
 			if n > 0 {
 				counts = append(counts, n)
 				refs = append(refs, int32(k<<2|slot))
@@ -169,26 +171,25 @@ func (rw *roundWorker) round(refs []int32, out []float64) error {
 	clear(rw.wi)
 	clear(rw.wj)
 	clear(rw.t)
-	var adj []int32 // split battles drawn, by index into a.pfrac
+	var adj []int32 // split or weighted battles drawn, by index into a.pfrac
+	slots := [3][]int32{rw.wi, rw.wj, rw.t}
 	for c, ref := range refs {
 		k, n := ref>>2, rw.draw[c]
-		switch ref & 3 {
-		case 0:
-			rw.wi[k] += n
-		case 1:
-			rw.wj[k] += n
-		case 2:
-			rw.t[k] += n
-		default: // a split battle: a tie in the counts, its share in the score
-			fc := a.pfrac[k]
-			rw.t[fc.k] += n
-			adj = append(adj, k, n)
+		if ref&3 < 3 {
+			slots[ref&3][k] += n
+			continue
 		}
+		// Counted in its slot; its share and weight go to the score.
+		fc := a.pfrac[k]
+		slots[fc.slot][fc.k] += n
+		adj = append(adj, k, n)
 	}
 	pairStats(rw.wi, rw.wj, rw.t, rw.prob.n, rw.prob.s)
 	for x := 0; x < len(adj); x += 2 {
-		fc := a.pfrac[adj[x]]
-		rw.prob.s[fc.k] += float64(adj[x+1]) * (fc.s - 0.5)
+		fc := &a.pfrac[adj[x]]
+		n := float64(adj[x+1])
+		rw.prob.s[fc.k] += n * fc.dS()
+		rw.prob.n[fc.k] += n * fc.dN()
 	}
 	mf := len(a.fit)
 	copy(rw.theta, a.theta)

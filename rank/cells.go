@@ -18,17 +18,40 @@ type cells struct {
 	battles int
 	// adj corrects the first model's score per cell for battles whose
 	// votes split unevenly (nil when there are none); frac lists those
-	// battles by (cell, share of i) for the bootstrap. See units.go.
+	// battles, and the battles that weigh other than 1, by cell, outcome,
+	// share of i and weight, for the fit and the bootstrap. See units.go
+	// and weights.go.
 	adj  []float64
 	frac []fracCell
+	// drawn counts the subset's votes that have a propensity, when the
+	// board is weighted.
+	drawn int
 }
 
-// fracCell is how many battles of cell k gave model i the share s.
+// fracCell is how many battles (n) of cell k, counted in the cell's
+// outcome slot (0: i won, 1: j won, 2: a tie), gave model i the share s
+// and weigh w. A battle split unevenly has slot 2 and its share; a
+// weighted battle its outcome's slot and share (1, 0 or ½).
 type fracCell struct {
-	k int32
-	s float64
-	n int32
+	k    int32
+	slot uint8
+	s, w float64
+	n    int32
 }
+
+// fracKey is a fracCell within its cell.
+type fracKey struct {
+	slot uint8
+	s, w float64
+}
+
+// slotScore is model i's score in an outcome slot.
+func slotScore(slot uint8) float64 { return [3]float64{1, 0, 0.5}[slot] }
+
+// dS is what one of the battles adds to i's score in the fit beyond its
+// slot's score; dN what it adds to the pair's battles beyond 1.
+func (fc *fracCell) dS() float64 { return fc.w*fc.s - slotScore(fc.slot) }
+func (fc *fracCell) dN() float64 { return fc.w - 1 }
 
 // denseCellLimit bounds the model count for which counting uses a dense
 // models² table (12 MB at the limit); beyond it a map is used.
@@ -45,13 +68,15 @@ type cellCounts struct {
 	sparse  map[cellKey]*[3]int32
 	seen    []bool
 	battles int
-	frac    map[cellKey]map[float64]int32 // split battles per pair and share of lo
+	frac    map[cellKey]map[fracKey]int32 // split or weighted battles per pair
+	drawn   int
 }
 
-// cellsOf collapses a subset of battles to cells.
-func (bs *Battles) cellsOf(s subset) *cells {
-	cc := bs.countCells(s)
-	c := &cells{battles: cc.battles}
+// cellsOf collapses a subset of battles to cells, each battle weighed by
+// its propensity when weighted.
+func (bs *Battles) cellsOf(s subset, weighted bool) *cells {
+	cc := bs.countCells(s, weighted)
+	c := &cells{battles: cc.battles, drawn: cc.drawn}
 	local := make([]int32, cc.m)
 	for id := 0; id < cc.m; id++ {
 		if cc.seen[id] {
@@ -99,7 +124,7 @@ func (bs *Battles) cellsOf(s subset) *cells {
 }
 
 // countCells counts the subset's battles per unordered pair and outcome.
-func (bs *Battles) countCells(s subset) *cellCounts {
+func (bs *Battles) countCells(s subset, weighted bool) *cellCounts {
 	m := len(bs.models.list)
 	cc := &cellCounts{m: m, seen: make([]bool, m)}
 	if m <= denseCellLimit {
@@ -107,26 +132,17 @@ func (bs *Battles) countCells(s subset) *cellCounts {
 	} else {
 		cc.sparse = map[cellKey]*[3]int32{}
 	}
-	bs.eachBattle(s, func(i int32, o uint8, share float64) {
+	var weight func(int32) float64
+	if weighted {
+		weight, cc.drawn = bs.voteWeights(s)
+	}
+	bs.eachBattle(s, weight, func(i int32, o uint8, share, w float64) {
 		a, b := bs.a[i], bs.b[i]
 		if a == b {
 			return
 		}
-		if share >= 0 {
-			if cc.frac == nil {
-				cc.frac = map[cellKey]map[float64]int32{}
-			}
-			k, x := cellKey{a, b}, share
-			if a > b {
-				k, x = cellKey{b, a}, 1-share
-			}
-			if cc.frac[k] == nil {
-				cc.frac[k] = map[float64]int32{}
-			}
-			cc.frac[k][x]++
-		}
 		// Slot 0: lo won, 1: hi won, 2: tie.
-		lo, hi, slot := a, b, int32(2)
+		lo, hi, slot := a, b, uint8(2)
 		if o == outA {
 			slot = 0
 		} else if o == outB {
@@ -137,6 +153,12 @@ func (bs *Battles) countCells(s subset) *cellCounts {
 			if slot < 2 {
 				slot = 1 - slot
 			}
+			if share >= 0 {
+				share = 1 - share
+			}
+		}
+		if share >= 0 || w != 1 {
+			cc.addFrac(cellKey{lo, hi}, slot, share, w)
 		}
 		cc.seen[a], cc.seen[b] = true, true
 		cc.battles++
@@ -155,8 +177,24 @@ func (bs *Battles) countCells(s subset) *cellCounts {
 	return cc
 }
 
-// addFrac records the split battles of the cell about to be added (lo, hi).
-func (c *cells) addFrac(frac map[cellKey]map[float64]int32, lo, hi int32) {
+// addFrac counts a battle of the pair k that split unevenly (share of lo,
+// else -1) or weighs w other than 1.
+func (cc *cellCounts) addFrac(k cellKey, slot uint8, share, w float64) {
+	if share < 0 {
+		share = slotScore(slot)
+	}
+	if cc.frac == nil {
+		cc.frac = map[cellKey]map[fracKey]int32{}
+	}
+	if cc.frac[k] == nil {
+		cc.frac[k] = map[fracKey]int32{}
+	}
+	cc.frac[k][fracKey{slot, share, w}]++
+}
+
+// addFrac records the split and weighted battles of the cell about to be
+// added (lo, hi).
+func (c *cells) addFrac(frac map[cellKey]map[fracKey]int32, lo, hi int32) {
 	if c.adj == nil {
 		c.adj = make([]float64, len(c.i))
 	}
@@ -164,10 +202,12 @@ func (c *cells) addFrac(frac map[cellKey]map[float64]int32, lo, hi int32) {
 	c.adj = append(c.adj, 0)
 	var here []fracCell
 	for x, n := range frac[cellKey{lo, hi}] {
-		here = append(here, fracCell{k: k, s: x, n: n})
-		c.adj[k] += float64(n) * (x - 0.5)
+		here = append(here, fracCell{k: k, slot: x.slot, s: x.s, w: x.w, n: n})
+		c.adj[k] += float64(n) * (x.s - slotScore(x.slot))
 	}
-	slices.SortFunc(here, func(x, y fracCell) int { return cmp.Compare(x.s, y.s) })
+	slices.SortFunc(here, func(x, y fracCell) int {
+		return cmp.Or(cmp.Compare(x.slot, y.slot), cmp.Compare(x.s, y.s), cmp.Compare(x.w, y.w))
+	})
 	c.frac = append(c.frac, here...)
 }
 

@@ -32,6 +32,11 @@ type ctrlFit struct {
 // returns nil and notes when the board cannot be controlled (no feature
 // known or varying, or no finite fit), so that the board stays plain.
 func (a *analysis) controlled(opts *Options) (*analysis, *ctrlFit, []string) {
+	if opts.weighted() {
+		// The contextual fit counts every battle once; a weighted board
+		// stays plain rather than mix the two.
+		return nil, nil, []string{"not controlled: a board weighted by propensity is not style-controlled"}
+	}
 	want, notes := a.usableControls(opts.Controls)
 	if len(want) == 0 {
 		return nil, nil, notes
@@ -104,7 +109,7 @@ func (a *analysis) buildControlled(want []int) (*ctrlFit, []string) {
 	pos := a.posTable()
 	// Battles, not votes (units.go): the votes of several judges on one
 	// battle come as its first vote with their share of the score.
-	bs.eachBattle(a.sub, func(i int32, o uint8, share float64) {
+	bs.eachBattle(a.sub, nil, func(i int32, o uint8, share, _ float64) {
 		fa, fb := pos[bs.a[i]], pos[bs.b[i]]
 		total++
 		if fa < 0 || fb < 0 {

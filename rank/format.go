@@ -110,6 +110,9 @@ func (lb *Leaderboard) summary() string {
 	if len(m.Controls) > 0 {
 		s += "controlled for " + strings.Join(m.Controls, ", ") + ", "
 	}
+	if m.Weighting != "" {
+		s += "votes weighted by inverse propensity, "
+	}
 	if m.Anchor != nil {
 		return s + fmt.Sprintf("anchor %s = %s", m.Anchor.Model, num(m.Anchor.Rating, 1))
 	}

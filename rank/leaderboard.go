@@ -24,6 +24,10 @@ type Method struct {
 	// Judges is whose votes the board counts: human, auto, all, or the
 	// judges named (Options.Judges).
 	Judges string `json:"judges"`
+	// Weighting is "propensity" when each vote weighed the inverse of the
+	// probability its pair was dealt with (Options.Weighting); absent when
+	// every vote weighed 1.
+	Weighting string `json:"weighting,omitempty"`
 }
 
 // Leaderboard is the JSON shape of docs/formats.md: models sorted by rating,
@@ -137,6 +141,7 @@ func (a *analysis) method(opts *Options) Method {
 	return Method{
 		Model: "bradley-terry", Scale: 400, Base: 10, Init: 1000, Ties: "half",
 		BootstrapRounds: a.rounds, CI: CI, Seed: opts.Seed, Anchor: a.usedAnch, Interval: a.interval,
+		Weighting: map[bool]string{true: WeightingPropensity}[opts.weighted()],
 	}
 }
 

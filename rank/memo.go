@@ -54,7 +54,9 @@ func (a *analysis) memoKey(rounds int, seed uint64) string {
 	}
 	for _, fc := range a.pfrac {
 		put(uint64(fc.k))
+		put(uint64(fc.slot))
 		put(math.Float64bits(fc.s))
+		put(math.Float64bits(fc.w))
 		put(uint64(fc.n))
 	}
 	return string(b)

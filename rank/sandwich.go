@@ -48,9 +48,12 @@ func (a *analysis) meat() []float64 {
 		i, j := int(a.prob.pi[k]), int(a.prob.pj[k])
 		p := 1 / (1 + math.Exp(a.theta[j]-a.theta[i]))
 		w := float64(a.pwi[k])*(1-p)*(1-p) + float64(a.pwj[k])*p*p + float64(a.pt[k])*(0.5-p)*(0.5-p)
-		for ; x < len(a.pfrac) && int(a.pfrac[x].k) == k; x++ { // split battles: residual share − p, not ½ − p
+		// Split and weighted battles: residual w·(share − p), not that of
+		// their slot.
+		for ; x < len(a.pfrac) && int(a.pfrac[x].k) == k; x++ {
 			fc := a.pfrac[x]
-			w += float64(fc.n) * ((fc.s-p)*(fc.s-p) - (0.5-p)*(0.5-p))
+			b := slotScore(fc.slot)
+			w += float64(fc.n) * (fc.w*fc.w*(fc.s-p)*(fc.s-p) - (b-p)*(b-p))
 		}
 		meat[i*mf+i] += w
 		meat[j*mf+j] += w

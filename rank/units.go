@@ -61,11 +61,23 @@ func shareOf(o uint8) float64 {
 }
 
 // eachBattle calls fn once per battle of the subset: i is a vote of it (the
-// first), o its outcome as the cells count it, and share the score of bs.a[i]
-// when the battle's votes give a share other than 1, 0 or ½ (else -1).
-func (bs *Battles) eachBattle(s subset, fn func(i int32, o uint8, share float64)) {
+// first), o its outcome as the cells count it, share the score of bs.a[i]
+// when the battle's votes give a share other than 1, 0 or ½ (else -1), and
+// w the battle's weight: the mean of its votes' weights by weight (nil:
+// every vote weighs 1).
+func (bs *Battles) eachBattle(s subset, weight func(int32) float64, fn func(i int32, o uint8, share, w float64)) {
+	wt := func(i int32) float64 {
+		if weight == nil {
+			return 1
+		}
+		return weight(i)
+	}
+	if bs.units.shared == 0 && weight == nil {
+		bs.each(s, func(i int32, o uint8) { fn(i, o, -1, 1) })
+		return
+	}
 	if bs.units.shared == 0 {
-		bs.each(s, func(i int32, o uint8) { fn(i, o, -1) })
+		bs.each(s, func(i int32, o uint8) { fn(i, o, -1, weight(i)) })
 		return
 	}
 	// Votes per unit in this subset: a judge or dimension selection may
@@ -76,11 +88,11 @@ func (bs *Battles) eachBattle(s subset, fn func(i int32, o uint8, share float64)
 			n[f]++
 		}
 	})
-	sum := map[int32]float64{}
+	sum, wsum := map[int32]float64{}, map[int32]float64{}
 	bs.each(s, func(i int32, o uint8) {
 		f := bs.units.of[i]
 		if f < 0 || n[f] == 1 {
-			fn(i, o, -1)
+			fn(i, o, -1, wt(i))
 			return
 		}
 		x := shareOf(o)
@@ -88,6 +100,7 @@ func (bs *Battles) eachBattle(s subset, fn func(i int32, o uint8, share float64)
 			x = 1 - x // the same battle written the other way round
 		}
 		sum[f] += x
+		wsum[f] += wt(i)
 	})
 	// Units in order of first vote, so that cells come out the same way
 	// every time.
@@ -97,16 +110,16 @@ func (bs *Battles) eachBattle(s subset, fn func(i int32, o uint8, share float64)
 	}
 	slices.Sort(firsts)
 	for _, f := range firsts {
-		share := sum[f] / float64(n[f])
+		share, w := sum[f]/float64(n[f]), wsum[f]/float64(n[f])
 		switch share {
 		case 1:
-			fn(f, outA, -1)
+			fn(f, outA, -1, w)
 		case 0:
-			fn(f, outB, -1)
+			fn(f, outB, -1, w)
 		case 0.5:
-			fn(f, outTie, -1)
+			fn(f, outTie, -1, w)
 		default:
-			fn(f, outTie, share)
+			fn(f, outTie, share, w)
 		}
 	}
 }

@@ -51,7 +51,7 @@ func (s *Server) registerLeaderboardRoutes(public, admin *echo.Group) {
 	public.GET("/battles.jsonl", s.handleBattlesDownload, s.requireAdmin)
 }
 
-// handleLeaderboard is GET /api/leaderboard?by=&bootstrap=&include_leaks=&format=:
+// handleLeaderboard is GET /api/leaderboard?by=&bootstrap=&include_leaks=&weighting=&format=:
 // the leaderboard of every vote. by is one of rank.SliceBy; bootstrap the
 // rounds (default rank.bootstrap); format json (default) or, as a download, csv, md
 // or table. EINVALID for a bad parameter. Without the admin token, by=judge
@@ -123,7 +123,7 @@ func (s *Server) handleBattlesDownload(c echo.Context) error {
 	return nil
 }
 
-// parseLeaderboardQuery reads by, bootstrap, include_leaks and control; those not
+// parseLeaderboardQuery reads by, bootstrap, include_leaks, control and weighting; those not
 // given take the config's [rank] settings, as `ringside rank` does.
 func parseLeaderboardQuery(c echo.Context) (leaderboard.Query, error) {
 	q := leaderboard.Query{By: c.QueryParam("by")}
@@ -153,6 +153,13 @@ func parseLeaderboardQuery(c echo.Context) (leaderboard.Query, error) {
 			return q, err
 		}
 		q.Control = &v
+	}
+	if c.QueryParams().Has("weighting") {
+		v := c.QueryParam("weighting")
+		if err := rank.ValidateWeighting("weighting", v); err != nil {
+			return q, err
+		}
+		q.Weighting = &v
 	}
 	return parseJudgesQuery(c, q)
 }

@@ -46,6 +46,10 @@ type RankVote struct {
 	// Gold marks a vote on a gold battle, which grades its judge and never
 	// counts in a board.
 	Gold bool
+	// Propensity is the probability with which the vote's deal drew its
+	// pair (adaptive pairing); 0 when none was stored, or unless
+	// RankFilter.Propensity asks for it.
+	Propensity float64
 }
 
 // VoteTime is a vote's time in seconds since the epoch as a float, the
@@ -62,6 +66,9 @@ type RankFilter struct {
 	// Style fills the style fields of RankVote, which costs reading both
 	// outputs of each battle (counted once per generation and read).
 	Style bool
+	// Propensity fills RankVote.Propensity, which costs a look-up of the
+	// vote's deal.
+	Propensity bool
 	// After and Through bound the votes' row ids, After < rowid <= Through
 	// (Through 0: no bound), so that a reader that keeps what it read can
 	// read only the votes appended since (see RankState).
@@ -124,6 +131,10 @@ func (db *DB) newRankQuery(ctx context.Context, f RankFilter) (*rankQuery, error
 	}
 	// An imported battle is timed by its record's tstamp, kept exactly
 	// among its extra fields (none: 0), as export writes it back.
+	prop := "NULL"
+	if f.Propensity {
+		prop = "(SELECT d.propensity FROM deals d WHERE d.battle_id = v.battle_id AND d.judge_id = v.judge_id)"
+	}
 	when := "'', NULL"
 	if f.Time {
 		when = `CASE WHEN b.source = 'import' THEN '' ELSE v.created_at END,
@@ -135,7 +146,7 @@ func (db *DB) newRankQuery(ctx context.Context, f RankFilter) (*rankQuery, error
 		CASE WHEN b.tags = '[]' THEN NULL ELSE b.tags END,
 		CASE WHEN v.dimensions = '{}' THEN NULL ELSE v.dimensions END,
 		b.identity_leak, ` + voteID + `, ` + when + `, b.rowid,
-		EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id)`
+		EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id), ` + prop
 	rq := &rankQuery{labels: labels, weights: weights, time: f.Time}
 	if f.Style {
 		// An imported battle has no generations; what its record carried
@@ -159,14 +170,14 @@ func (rq *rankQuery) scan(rows *sql.Rows, in *interner, emit func(*RankVote) err
 		tags, dims, when    sql.RawBytes
 		winner, judgeRow    int64
 		leak                bool
-		tstamp              sql.NullFloat64
+		tstamp, prop        sql.NullFloat64
 		sa, sb              styleCols
 		extra               sql.RawBytes
 		v                   RankVote
 		err                 error
 	)
 	for rows.Next() {
-		if err := rows.Scan(&a, &b, &winner, &judgeRow, &cat, &kind, &tags, &dims, &leak, &id, &when, &tstamp, &v.Unit, &v.Gold,
+		if err := rows.Scan(&a, &b, &winner, &judgeRow, &cat, &kind, &tags, &dims, &leak, &id, &when, &tstamp, &v.Unit, &v.Gold, &prop,
 			&sa.id, &sa.tokens, &sa.cost, &sa.latency, &sa.output,
 			&sb.id, &sb.tokens, &sb.cost, &sb.latency, &sb.output, &extra); err != nil {
 			return err
@@ -195,6 +206,7 @@ func (rq *rankQuery) scan(rows *sql.Rows, in *interner, emit func(*RankVote) err
 			return err
 		}
 		v.IdentityLeak = leak
+		v.Propensity = prop.Float64 // 0 when NULL
 		v.Weight = 1
 		if w, ok := rq.weights[string(id)]; ok {
 			v.Weight = w

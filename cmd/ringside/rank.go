@@ -49,14 +49,20 @@ Bradley-Terry fit with the normalised differences in length, headers,
 lists and bold as covariates; a comma list (length,cost) picks features,
 cost and latency among them. Ratings, intervals and ranks are then the
 controlled ones, beside the plain rating and rank and the features'
-coefficients (docs/style-control.md). Default: rank.control.`
+coefficients (docs/style-control.md). Default: rank.control.
+
+--weight propensity weighs each vote by the inverse of the probability
+its pair was dealt with (adaptive pairing stores it with the deal; votes
+without one, imported, chat or older, weigh 1): the board then estimates
+what uniform dealing would have given, even where Bradley-Terry does not
+hold, and its intervals are wider. Default: rank.weighting (none).`
 
 // rankFlags are the flags rank, export leaderboard and compare share;
 // compare has no use for --elo and --matrix.
 type rankFlags struct {
 	cfgPath, dbPath, battles, run string
 	by, format, interval, anchor  string
-	control                       string
+	control, weight               string
 	judges                        string
 	includeFlagged                bool
 	out                           string
@@ -83,6 +89,7 @@ func addRankFlags(fs *flag.FlagSet, format string, leaderboard bool) *rankFlags 
 	fs.Uint64Var(&rf.seed, "seed", 0, "bootstrap seed (default: rank.seed)")
 	fs.StringVar(&rf.judges, "judges", "", "whose votes count: human, auto, all or NAME[,NAME] (default: human votes when there are any, else automatic)")
 	fs.BoolVar(&rf.includeFlagged, "include-flagged", false, "count the votes of flagged or excluded judges too (see ringside judges)")
+	fs.StringVar(&rf.weight, "weight", "", "none, or propensity: weigh each vote by the inverse of the probability its pair was dealt with (default: rank.weighting)")
 	fs.BoolVar(&rf.includeLeaks, "include-leaks", false, "rank battles in which a model named itself (default: rank.include_identity_leaks)")
 	if leaderboard {
 		fs.BoolVar(&rf.elo, "elo", false, "add online Elo (K=4, in time order), to compare with older leaderboards")
@@ -126,6 +133,12 @@ func (rf *rankFlags) options(cfg *config.Config) (rank.Options, error) {
 	}
 	if rf.set("control") {
 		o.Control = &rf.control
+	}
+	if rf.set("weight") {
+		if err := rank.ValidateWeighting("--weight", rf.weight); err != nil {
+			return rank.Options{}, err
+		}
+		o.Weighting = &rf.weight
 	}
 	opts, err := leaderboard.Options(cfg.Rank, o)
 	if err == nil {
@@ -172,7 +185,7 @@ func (m *Main) loadRankInput(ctx context.Context, rf *rankFlags, cfg *config.Con
 		}
 		in.runID = run.ID
 	}
-	if in.bs, err = leaderboard.LoadBattles(ctx, db, in.runID, opts.Elo, len(opts.Controls) > 0); err != nil {
+	if in.bs, err = leaderboard.LoadBattles(ctx, db, in.runID, *opts); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -193,7 +206,7 @@ func (m *Main) loadRankInput(ctx context.Context, rf *rankFlags, cfg *config.Con
 }
 
 func (m *Main) rankCmd(ctx context.Context, args []string) error {
-	fs := m.newFlagSet("rank", "[--db F | --battles FILE] [--by category|kind|dimension|judge|judge_kind|tag] [--bootstrap N] [--seed S] [--anchor MODEL=RATING] [--format table|json|csv|md] [--interval bootstrap|sandwich|none] [--elo] [--control style|FEATURES] [--include-leaks] [--run NAME] [-o FILE] [--config F]", rankAbout)
+	fs := m.newFlagSet("rank", "[--db F | --battles FILE] [--by category|kind|dimension|judge|judge_kind|tag] [--bootstrap N] [--seed S] [--anchor MODEL=RATING] [--format table|json|csv|md] [--interval bootstrap|sandwich|none] [--elo] [--control style|FEATURES] [--weight none|propensity] [--include-leaks] [--run NAME] [-o FILE] [--config F]", rankAbout)
 	rf := addRankFlags(fs, "table", true)
 	if err := m.parseFlags(fs, args); err != nil {
 		return err
