@@ -163,3 +163,30 @@ func checkControlled(t *testing.T, p *tab, rep server.LeaderboardReport) {
 		}
 	}
 }
+
+// The leaderboard's Weighting selector asks the API for
+// weighting=propensity, says on the page that the votes were weighted,
+// and keeps the choice in the address; "default" leaves it out again.
+func TestLeaderboardWeightingInABrowser(t *testing.T) {
+	browser := newBrowser(t)
+	d := newDemoServer(t)
+	p := newTab(t, browser)
+	p.run("open the leaderboard", chromedp.Navigate(d.ts.URL+leaderboardPath))
+	p.until("the leaderboard renders", `document.body.dataset.state === "ready"`)
+	if strings.Contains(p.eval(`document.getElementById("summary").textContent`), "weighted") {
+		t.Fatal("the default board says it is weighted")
+	}
+	p.do(`const s = document.getElementById("weighting"); s.value = "propensity"; s.dispatchEvent(new Event("change"))`)
+	p.until("the weighted board renders", `document.getElementById("summary").textContent.includes("weighted") && document.body.dataset.state === "ready"`)
+	if q := p.eval(`location.search`); !strings.Contains(q, "weighting=propensity") {
+		t.Fatalf("the address %q does not carry weighting=propensity", q)
+	}
+	if asked := p.eval(`performance.getEntriesByType("resource").map((e) => e.name).filter((n) => n.includes("/api/leaderboard")).join(" ")`); !strings.Contains(asked, "weighting=propensity") {
+		t.Fatalf("the page asked for %s, not weighting=propensity", asked)
+	}
+	p.do(`const s = document.getElementById("weighting"); s.value = ""; s.dispatchEvent(new Event("change"))`)
+	p.until("the default board renders", `!document.getElementById("summary").textContent.includes("weighted") && document.body.dataset.state === "ready"`)
+	if q := p.eval(`location.search`); strings.Contains(q, "weighting") {
+		t.Fatalf("back to default, the address %q still carries a weighting", q)
+	}
+}

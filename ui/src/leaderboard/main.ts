@@ -30,6 +30,9 @@ let control = params.get("control") ?? "none";
 const judgesSelect = byId<HTMLSelectElement>("judges");
 let judges = params.get("judges") ?? "";
 if (![...judgesSelect.options].some((o) => o.value === judges)) judges = "";
+const weightingSelect = byId<HTMLSelectElement>("weighting");
+let weighting = params.get("weighting") ?? "";
+if (![...weightingSelect.options].some((o) => o.value === weighting)) weighting = "";
 let sort: SortState = { key: "rating", desc: true };
 const lowFirst = new Set(["rank", "model", "ttft", "latency", "cost", "errors"]);
 const reports = new Map<string, Report>();
@@ -39,6 +42,7 @@ function url(slicing: string): string {
   if (slicing !== "overall") q.set("by", slicing);
   if (control !== "none") q.set("control", control);
   if (judges) q.set("judges", judges);
+  if (weighting) q.set("weighting", weighting);
   return `/api/leaderboard?${q}`;
 }
 
@@ -112,7 +116,8 @@ function render(): void {
 
   byId("summary").textContent =
     `${b.battles} battles · ${b.models.length} rated models · ` +
-    `${b.method.interval === "bootstrap" ? `${b.method.bootstrap_rounds} bootstrap rounds` : b.method.interval}`;
+    `${b.method.interval === "bootstrap" ? `${b.method.bootstrap_rounds} bootstrap rounds` : b.method.interval}` +
+    (b.method.weighting === "propensity" ? " · votes weighted by the inverse of their pair's dealing chance" : "");
   renderTable(table, b, passMap(overall), sort, (key) => {
     // A first click sorts best first: low for ranks, times, costs, errors.
     sort = { key, desc: sort.key === key ? !sort.desc : !lowFirst.has(key) };
@@ -135,8 +140,10 @@ function render(): void {
   q.delete("value");
   q.delete("control");
   q.delete("judges");
+  q.delete("weighting");
   if (control !== "none") q.set("control", control);
   if (judges) q.set("judges", judges);
+  if (weighting) q.set("weighting", weighting);
   if (by !== "overall") {
     q.set("by", by);
     q.set("value", value);
@@ -208,6 +215,13 @@ bySelect.addEventListener("change", async () => {
 if ([...controlSelect.options].some((o) => o.value === control)) controlSelect.value = control;
 controlSelect.addEventListener("change", async () => {
   control = controlSelect.value;
+  reports.clear();
+  status.textContent = "Loading…";
+  await refresh();
+});
+weightingSelect.value = weighting;
+weightingSelect.addEventListener("change", async () => {
+  weighting = weightingSelect.value;
   reports.clear();
   status.textContent = "Loading…";
   await refresh();

@@ -53,7 +53,7 @@ export interface Matrix {
 }
 
 export interface Board {
-  method: { bootstrap_rounds: number; interval: string; ci: number; controls?: string[]; judges?: string };
+  method: { bootstrap_rounds: number; interval: string; ci: number; controls?: string[]; judges?: string; weighting?: string };
   coefficients?: Coefficient[];
   battles: number;
   // Whose votes count (docs/api.md): the votes behind the battles, and
