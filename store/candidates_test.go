@@ -133,4 +133,19 @@ func TestStoredCandidatesLeastDealtFirstAndCountsKept(t *testing.T) {
 	if cands, err := db.StoredCandidates(ctx, ana.ID, []string{"r"}, 10); err != nil || len(cands) != 3 {
 		t.Fatalf("candidates of run r = %v, %v", cands, err)
 	}
+	// The same within the pair, in either order, filtered or not.
+	for _, c := range []struct {
+		runs []string
+		want int
+	}{{nil, 3}, {[]string{"r"}, 3}, {[]string{"other"}, 0}} {
+		for _, pair := range [][2]string{{"m1", "m2"}, {"m2", "m1"}} {
+			cands, err := db.StoredPairCandidates(ctx, ana.ID, c.runs, pair[0], pair[1], 10)
+			if err != nil || len(cands) != c.want {
+				t.Fatalf("pair %v candidates of runs %v = %v, %v; want %d", pair, c.runs, cands, err, c.want)
+			}
+		}
+	}
+	if cands, err := db.StoredPairCandidates(ctx, ana.ID, nil, "m1", "m3", 10); err != nil || len(cands) != 0 {
+		t.Fatalf("candidates of a pair with no battles = %v, %v", cands, err)
+	}
 }

@@ -53,7 +53,7 @@ const generationColumns = `id, coalesce(run_id, ''), prompt_id, model, sample, o
 
 // Generation returns the generation with the given id, or ENOTFOUND.
 func (db *DB) Generation(ctx context.Context, id string) (*ringside.Generation, error) {
-	g, err := scanGeneration(db.read.QueryRowContext(ctx, "SELECT "+generationColumns+" FROM generations WHERE id = $1", id))
+	g, err := scanGeneration(db.queryRowHot(ctx, "SELECT "+generationColumns+" FROM generations WHERE id = $1", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ringside.Errorf(ringside.ENOTFOUND, "generation %s not found", id)
 	}
