@@ -57,6 +57,8 @@ type Engine struct {
 
 	// pairer chooses pairs under judging.pairing = "adaptive".
 	pairer *pairer
+	// prompts caches what stored battles show of their prompts.
+	prompts promptCache
 }
 
 // Deps are what an Engine needs beyond the database and the config; the

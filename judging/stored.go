@@ -117,11 +117,11 @@ func (e *Engine) battleContent(ctx context.Context, b *ringside.Battle) ([2]*rin
 		}
 		gens[i] = g
 	}
-	p, err := e.db.Prompt(ctx, b.PromptSet, b.PromptID)
+	messages, err := e.prompts.messages(ctx, e, b.PromptSet, b.PromptID)
 	if err != nil {
 		return gens, nil, err
 	}
-	return gens, p.Messages, nil
+	return gens, messages, nil
 }
 
 // resume rebuilds an open deal from the database after a restart: both
