@@ -103,19 +103,19 @@ func (s *storedSource) try(ctx context.Context, judgeID, battleID string, propen
 // battleContent loads what a judge is shown of a stored battle: both
 // generations, which must exist and have succeeded, and the prompt.
 func (e *Engine) battleContent(ctx context.Context, b *ringside.Battle) ([2]*ringside.Generation, []ringside.Message, error) {
-	var gens [2]*ringside.Generation
 	for i, id := range []string{b.GenerationA, b.GenerationB} {
 		if id == "" {
-			return gens, nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s has no output on side %s", b.ID, sides[i])
+			return [2]*ringside.Generation{}, nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s has no output on side %s", b.ID, sides[i])
 		}
-		g, err := e.db.Generation(ctx, id)
-		if err != nil {
-			return gens, nil, err
-		}
+	}
+	gens, err := e.db.GenerationPair(ctx, b.GenerationA, b.GenerationB)
+	if err != nil {
+		return gens, nil, err
+	}
+	for _, g := range gens {
 		if g.Failed() {
 			return gens, nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s has a failed side", b.ID)
 		}
-		gens[i] = g
 	}
 	messages, err := e.prompts.messages(ctx, e, b.PromptSet, b.PromptID)
 	if err != nil {
