@@ -62,8 +62,15 @@ func (s *storedSource) tryCandidates(ctx context.Context, judgeID string, cands 
 		}
 		// A battle that cannot be shown (a prompt gone, a side failed)
 		// gives way to the next candidate.
-		if code := ringside.ErrorCode(err); code != ringside.ENOTFOUND && code != ringside.ECONFLICT {
+		code := ringside.ErrorCode(err)
+		if code != ringside.ENOTFOUND && code != ringside.ECONFLICT {
 			return nil, err
+		}
+		if code == ringside.ENOTFOUND && s.e.unshowable.CompareAndSwap(false, true) {
+			// Said once: when every stored battle lacks its prompt, judges
+			// are told only that nothing is left, and this says why.
+			s.e.logger.Warn("a stored battle cannot be shown, and is passed over (further ones are not logged)",
+				"battle", c.BattleID, "err", err)
 		}
 	}
 	return nil, nil
