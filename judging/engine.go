@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ringside-eval/ringside"
@@ -57,6 +58,11 @@ type Engine struct {
 
 	// pairer chooses pairs under judging.pairing = "adaptive".
 	pairer *pairer
+	// prompts caches what stored battles show of their prompts.
+	prompts promptCache
+	// unshowable is set once a stored battle was passed over as one that
+	// cannot be shown (logged the first time only).
+	unshowable atomic.Bool
 }
 
 // Deps are what an Engine needs beyond the database and the config; the

@@ -62,8 +62,15 @@ func (s *storedSource) tryCandidates(ctx context.Context, judgeID string, cands 
 		}
 		// A battle that cannot be shown (a prompt gone, a side failed)
 		// gives way to the next candidate.
-		if code := ringside.ErrorCode(err); code != ringside.ENOTFOUND && code != ringside.ECONFLICT {
+		code := ringside.ErrorCode(err)
+		if code != ringside.ENOTFOUND && code != ringside.ECONFLICT {
 			return nil, err
+		}
+		if code == ringside.ENOTFOUND && s.e.unshowable.CompareAndSwap(false, true) {
+			// Said once: when every stored battle lacks its prompt, judges
+			// are told only that nothing is left, and this says why.
+			s.e.logger.Warn("a stored battle cannot be shown, and is passed over (further ones are not logged)",
+				"battle", c.BattleID, "err", err)
 		}
 	}
 	return nil, nil
@@ -103,25 +110,25 @@ func (s *storedSource) try(ctx context.Context, judgeID, battleID string, propen
 // battleContent loads what a judge is shown of a stored battle: both
 // generations, which must exist and have succeeded, and the prompt.
 func (e *Engine) battleContent(ctx context.Context, b *ringside.Battle) ([2]*ringside.Generation, []ringside.Message, error) {
-	var gens [2]*ringside.Generation
 	for i, id := range []string{b.GenerationA, b.GenerationB} {
 		if id == "" {
-			return gens, nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s has no output on side %s", b.ID, sides[i])
+			return [2]*ringside.Generation{}, nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s has no output on side %s", b.ID, sides[i])
 		}
-		g, err := e.db.Generation(ctx, id)
-		if err != nil {
-			return gens, nil, err
-		}
-		if g.Failed() {
-			return gens, nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s has a failed side", b.ID)
-		}
-		gens[i] = g
 	}
-	p, err := e.db.Prompt(ctx, b.PromptSet, b.PromptID)
+	gens, err := e.db.GenerationPair(ctx, b.GenerationA, b.GenerationB)
 	if err != nil {
 		return gens, nil, err
 	}
-	return gens, p.Messages, nil
+	for _, g := range gens {
+		if g.Failed() {
+			return gens, nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s has a failed side", b.ID)
+		}
+	}
+	messages, err := e.prompts.messages(ctx, e, b.PromptSet, b.PromptID)
+	if err != nil {
+		return gens, nil, err
+	}
+	return gens, messages, nil
 }
 
 // resume rebuilds an open deal from the database after a restart: both

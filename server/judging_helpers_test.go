@@ -1,10 +1,10 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -115,6 +115,26 @@ type harness struct {
 	fakes map[string]*fakeModel
 	// socketEnded is signalled after a judge's websocket ends.
 	socketEnded chan struct{}
+	// logs is what the server logged.
+	logs *syncBuffer
+}
+
+// syncBuffer is a bytes.Buffer that the server's goroutines may log to.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // newHarness starts a judging server on loopback with the two fake models
@@ -165,7 +185,8 @@ func newHarnessStreamers(t *testing.T, tune func(*config.Config), streamers map[
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := &syncBuffer{}
+	logger := slog.New(slog.NewTextHandler(logs, nil))
 	srv := server.New(db, cfg, logger, server.WithStreamers(streamers), server.WithRandSource(rand.NewPCG(1, 2)))
 	ended := make(chan struct{}, 1)
 	server.OnJudgeSocketEnd(srv, func() {
@@ -179,7 +200,7 @@ func newHarnessStreamers(t *testing.T, tune func(*config.Config), streamers map[
 		srv.Close()
 		ts.Close()
 	})
-	return &harness{t: t, db: db, srv: srv, ts: ts, cfg: cfg, socketEnded: ended}
+	return &harness{t: t, db: db, srv: srv, ts: ts, cfg: cfg, socketEnded: ended, logs: logs}
 }
 
 // waitNoSockets waits until no judge's websocket is open, failing the test

@@ -86,6 +86,32 @@ func TestStoredBattlesAreDealtOncePerJudgeAndReplayed(t *testing.T) {
 	}
 }
 
+// A stored battle whose prompt is not stored cannot be shown: it is passed
+// over, and the server says why once, since the judge hears only "empty".
+func TestAStoredBattleWithoutItsPromptIsPassedOverAndLogged(t *testing.T) {
+	h := newHarness(t, func(c *config.Config) { c.Judging.Source = config.SourceStored }, nil)
+	battles := storeRunBattles(t, h, map[string][2]string{
+		"refund-1": {"Five to seven business days.", "About a week."},
+		"gone-1":   {"An answer.", "Another answer."},
+	})
+	j := h.dial(h.invite("ana", 0))
+	w := j.watch()
+	if battles[w.id][0] != "Five to seven business days." {
+		t.Fatalf("dealt %s: %q", w.id, battles[w.id])
+	}
+	j.vote(w.id, "a")
+	j.send(map[string]string{"type": "next"})
+	if d := j.until("done"); d.Reason != "empty" {
+		t.Fatalf("after the one showable battle: %s", d.raw)
+	}
+	logs := h.logs.String()
+	for id, out := range battles {
+		if out[0] == "An answer." && (!strings.Contains(logs, "cannot be shown") || !strings.Contains(logs, id)) {
+			t.Fatalf("log does not name unshowable battle %s: %s", id, logs)
+		}
+	}
+}
+
 func TestLiveOutputThatNamesItsModelReachesTheJudgeAndMarksTheBattle(t *testing.T) {
 	leaky := "As quill-beta, trained by a lab, I would say a week. "
 	h := newHarness(t, nil, map[string]*fakeModel{modelZephyr.Name: newFake(zephyrText, 0), modelQuill.Name: newFake(leaky, 0)})

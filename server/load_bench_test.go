@@ -95,6 +95,7 @@ func judgingLoad(b *testing.B, judges int, rate float64) {
 		mu        sync.Mutex
 		latencies = make([]time.Duration, 0, b.N)
 		failures  atomic.Int64
+		failed    []string // what each failing judge last received, or why not
 		frames    atomic.Int64
 		wg        sync.WaitGroup
 	)
@@ -134,27 +135,34 @@ func judgingLoad(b *testing.B, judges int, rate float64) {
 				beat = time.Duration(float64(judges) / rate * float64(time.Second))
 			}
 			due := start.Add(time.Duration(i) * beat / time.Duration(judges))
+			var last []byte
+			fail := func(step string, err error) {
+				failures.Add(1)
+				mu.Lock()
+				failed = append(failed, fmt.Sprintf("judge %d after %d votes, %s: %v; last frame %.300s", i, len(mine), step, err, last))
+				mu.Unlock()
+			}
 			for k := i; remaining.Add(-1) >= 0; k++ {
 				if beat > 0 {
 					time.Sleep(time.Until(due))
 					due = due.Add(beat)
 				}
-				if ws.WriteJSON(map[string]string{"type": "next"}) != nil {
-					failures.Add(1)
+				if err := ws.WriteJSON(map[string]string{"type": "next"}); err != nil {
+					fail("sending next", err)
 					return
 				}
-				id, ok := readCounting(ws, "open", &frames)
-				if !ok {
-					failures.Add(1)
+				id, err := readCounting(ws, "open", &frames, &last)
+				if err != nil {
+					fail("waiting for open", err)
 					return
 				}
 				sent := time.Now()
-				if ws.WriteJSON(map[string]string{"type": "vote", "battle_id": id, "winner": winners[k%4]}) != nil {
-					failures.Add(1)
+				if err := ws.WriteJSON(map[string]string{"type": "vote", "battle_id": id, "winner": winners[k%4]}); err != nil {
+					fail("sending vote", err)
 					return
 				}
-				if _, ok := readCounting(ws, "voted", &frames); !ok {
-					failures.Add(1)
+				if _, err := readCounting(ws, "voted", &frames, &last); err != nil {
+					fail("waiting for voted", err)
 					return
 				}
 				mine = append(mine, time.Since(sent))
@@ -165,7 +173,7 @@ func judgingLoad(b *testing.B, judges int, rate float64) {
 	elapsed := time.Since(start)
 	b.StopTimer()
 	if f := failures.Load(); f > 0 {
-		b.Fatalf("%d judges failed: %s", f, srv.errs)
+		b.Fatalf("%d judges failed:\n%s\nserver errors: %s", f, strings.Join(failed, "\n"), srv.errs)
 	}
 	slices.Sort(latencies)
 	q := func(p float64) float64 {
@@ -197,26 +205,32 @@ func childMem(b *testing.B, c *child) int64 {
 }
 
 // readCounting reads frames until one of type typ, counting them, and
-// returns its battle id. It reads the type without decoding the frame:
-// the server writes "type" first and "battle_id" second, and a cheap judge
-// leaves more of the shared machine to the server.
-func readCounting(ws *websocket.Conn, typ string, n *atomic.Int64) (string, bool) {
+// returns its battle id; last keeps the last frame read, for the report of
+// a judge that fails. It reads the type without decoding the frame: the
+// server writes "type" first and "battle_id" second, and a cheap judge
+// leaves more of the shared machine to the server. An error or done frame
+// ends the wait at once: nothing else will come.
+func readCounting(ws *websocket.Conn, typ string, n *atomic.Int64, last *[]byte) (string, error) {
 	want := []byte(`{"type":"` + typ + `"`)
 	for {
 		ws.SetReadDeadline(time.Now().Add(30 * time.Second))
 		_, data, err := ws.ReadMessage()
 		if err != nil {
-			return "", false
+			return "", err
 		}
 		n.Add(1)
+		*last = data
+		if bytes.HasPrefix(data, []byte(`{"type":"error"`)) || bytes.HasPrefix(data, []byte(`{"type":"done"`)) {
+			return "", fmt.Errorf("want %s, got %s", typ, data)
+		}
 		if !bytes.HasPrefix(data, want) {
 			continue
 		}
 		_, rest, ok := bytes.Cut(data, []byte(`"battle_id":"`))
 		id, _, ok2 := bytes.Cut(rest, []byte(`"`))
 		if !ok || !ok2 {
-			return "", true
+			return "", nil
 		}
-		return string(id), true
+		return string(id), nil
 	}
 }

@@ -66,11 +66,13 @@ func fillStoredBattles(b *testing.B, path string, n int) {
 		p := prompts[i%len(prompts)].ID
 		ga, gb, bt := uuid.NewString(), uuid.NewString(), uuid.NewString()
 		ma, mb := fmt.Sprint("model-", a), fmt.Sprint("model-", c)
-		exec(`INSERT INTO generations (id, run_id, prompt_id, model, sample, output, latency_ms, created_at)
-			VALUES ($1, 'bench', $3, $4, $6, 'one answer', 100, 'now'), ($2, 'bench', $3, $5, $6, 'another answer', 100, 'now')`,
+		// Rows name their prompt by set and id, as `ringside run` stores
+		// them: a battle whose prompt is not found cannot be shown.
+		exec(`INSERT INTO generations (id, run_id, prompt_set, prompt_id, model, sample, output, latency_ms, created_at)
+			VALUES ($1, 'bench', 'examples', $3, $4, $6, 'one answer', 100, 'now'), ($2, 'bench', 'examples', $3, $5, $6, 'another answer', 100, 'now')`,
 			ga, gb, p, ma, mb, i)
-		exec(`INSERT INTO battles (id, run_id, source, prompt_id, sample, model_a, model_b, generation_a, generation_b, created_at)
-			VALUES ($1, 'bench', 'run', $2, $3, $4, $5, $6, $7, 'now')`, bt, p, i, ma, mb, ga, gb)
+		exec(`INSERT INTO battles (id, run_id, source, prompt_set, prompt_id, sample, model_a, model_b, generation_a, generation_b, created_at)
+			VALUES ($1, 'bench', 'run', 'examples', $2, $3, $4, $5, $6, $7, 'now')`, bt, p, i, ma, mb, ga, gb)
 	}
 	if err := tx.Commit(); err != nil {
 		b.Fatal(err)

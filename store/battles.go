@@ -63,7 +63,7 @@ const battleColumns = `id, coalesce(run_id, ''), source, prompt_id, sample, mode
 
 // Battle returns the battle with the given id, or ENOTFOUND.
 func (db *DB) Battle(ctx context.Context, id string) (*ringside.Battle, error) {
-	b, err := scanBattle(db.read.QueryRowContext(ctx, "SELECT "+battleColumns+" FROM battles WHERE id = $1", id))
+	b, err := scanBattle(db.queryRowHot(ctx, "SELECT "+battleColumns+" FROM battles WHERE id = $1", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ringside.Errorf(ringside.ENOTFOUND, "battle %s not found", id)
 	}

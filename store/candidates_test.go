@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ringside-eval/ringside"
@@ -132,5 +133,41 @@ func TestStoredCandidatesLeastDealtFirstAndCountsKept(t *testing.T) {
 	}
 	if cands, err := db.StoredCandidates(ctx, ana.ID, []string{"r"}, 10); err != nil || len(cands) != 3 {
 		t.Fatalf("candidates of run r = %v, %v", cands, err)
+	}
+	// The same within the pair, in either order, filtered or not.
+	for _, c := range []struct {
+		runs []string
+		want int
+	}{{nil, 3}, {[]string{"r"}, 3}, {[]string{"other"}, 0}} {
+		for _, pair := range [][2]string{{"m1", "m2"}, {"m2", "m1"}} {
+			cands, err := db.StoredPairCandidates(ctx, ana.ID, c.runs, pair[0], pair[1], 10)
+			if err != nil || len(cands) != c.want {
+				t.Fatalf("pair %v candidates of runs %v = %v, %v; want %d", pair, c.runs, cands, err, c.want)
+			}
+		}
+	}
+	if cands, err := db.StoredPairCandidates(ctx, ana.ID, nil, "m1", "m3", 10); err != nil || len(cands) != 0 {
+		t.Fatalf("candidates of a pair with no battles = %v, %v", cands, err)
+	}
+}
+
+// GenerationPair reads a battle's two sides in one query, each on its own
+// side whatever order the rows come in, and names a missing one.
+func TestGenerationPairKeepsTheSides(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	f := mustCandidateFixture(t, db)
+	b := f.battles["p1"]
+	for _, ids := range [][2]string{{b.GenerationA, b.GenerationB}, {b.GenerationB, b.GenerationA}} {
+		gens, err := db.GenerationPair(ctx, ids[0], ids[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gens[0].ID != ids[0] || gens[1].ID != ids[1] {
+			t.Fatalf("GenerationPair(%s, %s) = %s, %s", ids[0], ids[1], gens[0].ID, gens[1].ID)
+		}
+	}
+	if _, err := db.GenerationPair(ctx, b.GenerationA, "gone"); ringside.ErrorCode(err) != ringside.ENOTFOUND || !strings.Contains(err.Error(), "gone") {
+		t.Fatalf("a missing side: %v, want ENOTFOUND naming it", err)
 	}
 }

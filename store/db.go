@@ -35,6 +35,7 @@ type DB struct {
 
 	write *sql.DB
 	read  *sql.DB
+	stmts readStmts
 }
 
 // Open opens (creating if needed) the database file at path and applies any
@@ -63,7 +64,12 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		db.write.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	db.read.SetMaxOpenConns(max(4, runtime.NumCPU()))
+	readers := max(4, runtime.NumCPU())
+	db.read.SetMaxOpenConns(readers)
+	// Every reader stays open: one closed when idle (database/sql keeps
+	// two by default) is opened again on the next burst, with its pragmas
+	// and its prepared statements (readStmts) all over again.
+	db.read.SetMaxIdleConns(readers)
 	return db, nil
 }
 
@@ -89,6 +95,7 @@ func dsn(path string, writer bool) string {
 func (db *DB) Close() error {
 	var errs []error
 	if db.read != nil {
+		db.closeStmts()
 		errs = append(errs, db.read.Close())
 		db.read = nil
 	}

@@ -290,18 +290,12 @@ func (db *DB) CountJudgeVotes(ctx context.Context, judgeID string) (int, error) 
 // to anyone (skips and voids left out), so the caller can draw among the
 // least-dealt.
 func (db *DB) StoredCandidates(ctx context.Context, judgeID string, runs []string, limit int) ([]StoredCandidate, error) {
-	runsJSON, _ := json.Marshal(runs)
-	if runs == nil {
-		runsJSON = []byte("[]")
+	query, args := qCandidates, []any{judgeID, limit}
+	if len(runs) > 0 {
+		query, args = qCandidatesInRuns, append(args, runsArg(runs))
 	}
-	// The WHERE clause repeats battles_to_deal's, so that the query walks
-	// that index in order and stops after limit battles.
-	rows, err := db.read.QueryContext(ctx, `SELECT b.id, b.dealt FROM battles b
-		WHERE b.source = 'run' AND b.identity_leak = 0 AND b.failed_side = 0
-		  AND ($2 = '[]' OR b.run_id IN (SELECT r.id FROM runs r WHERE r.name IN (SELECT value FROM json_each($2))))
-		  AND NOT EXISTS (SELECT 1 FROM deals d WHERE d.battle_id = b.id AND d.judge_id = $1)
-		  AND NOT EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id)
-		ORDER BY b.dealt, b.id LIMIT $3`, judgeID, string(runsJSON), limit)
+	// Every deal runs it: prepared (see readStmts).
+	rows, err := db.queryHot(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -316,6 +310,23 @@ func (db *DB) StoredCandidates(ctx context.Context, judgeID string, runs []strin
 	}
 	return out, rows.Err()
 }
+
+// The query of StoredCandidates: $1 judge, $2 the limit, $3 the runs
+// (JSON) when filtered, a text for each case (see qPairCandidates). The
+// WHERE clause repeats battles_to_deal's, so that the query walks that
+// index in order and stops after limit battles.
+func candidatesQuery(runs string) string {
+	return `SELECT b.id, b.dealt FROM battles b
+		WHERE b.source = 'run' AND b.identity_leak = 0 AND b.failed_side = 0` + runs + `
+		  AND NOT EXISTS (SELECT 1 FROM deals d WHERE d.battle_id = b.id AND d.judge_id = $1)
+		  AND NOT EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id)
+		ORDER BY b.dealt, b.id LIMIT $2`
+}
+
+var (
+	qCandidates       = candidatesQuery("")
+	qCandidatesInRuns = candidatesQuery(runsFilter("$3"))
+)
 
 // StoredCandidate is a stored battle that may be dealt, and how often it was.
 type StoredCandidate struct {

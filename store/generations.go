@@ -53,11 +53,43 @@ const generationColumns = `id, coalesce(run_id, ''), prompt_id, model, sample, o
 
 // Generation returns the generation with the given id, or ENOTFOUND.
 func (db *DB) Generation(ctx context.Context, id string) (*ringside.Generation, error) {
-	g, err := scanGeneration(db.read.QueryRowContext(ctx, "SELECT "+generationColumns+" FROM generations WHERE id = $1", id))
+	g, err := scanGeneration(db.queryRowHot(ctx, "SELECT "+generationColumns+" FROM generations WHERE id = $1", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ringside.Errorf(ringside.ENOTFOUND, "generation %s not found", id)
 	}
 	return g, err
+}
+
+// GenerationPair returns the generations with ids a and b, a battle's two
+// sides, in one query (every deal of a stored battle reads both), or
+// ENOTFOUND naming the one missing.
+func (db *DB) GenerationPair(ctx context.Context, a, b string) ([2]*ringside.Generation, error) {
+	var out [2]*ringside.Generation
+	rows, err := db.queryHot(ctx, "SELECT "+generationColumns+" FROM generations WHERE id IN ($1, $2)", a, b)
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		g, err := scanGeneration(rows)
+		if err != nil {
+			return out, err
+		}
+		for i, id := range []string{a, b} {
+			if g.ID == id {
+				out[i] = g
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return out, err
+	}
+	for i, id := range []string{a, b} {
+		if out[i] == nil {
+			return out, ringside.Errorf(ringside.ENOTFOUND, "generation %s not found", id)
+		}
+	}
+	return out, nil
 }
 
 func scanGeneration(s scanner) (*ringside.Generation, error) {

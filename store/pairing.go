@@ -89,22 +89,12 @@ func (db *DB) StoredPairs(ctx context.Context, runs []string) ([]StoredPair, err
 // either order; gold battles are left out, as there (they are dealt only at
 // judging.gold_rate).
 func (db *DB) StoredPairCandidates(ctx context.Context, judgeID string, runs []string, modelA, modelB string, limit int) ([]StoredCandidate, error) {
-	// One walk of battles_pair_to_deal per order of the pair.
-	rows, err := db.read.QueryContext(ctx, `SELECT id, dealt FROM (
-		SELECT id, dealt FROM (SELECT b.id, b.dealt FROM battles b
-			WHERE b.model_a = $3 AND b.model_b = $4 AND b.source = 'run' AND b.identity_leak = 0 AND b.failed_side = 0
-			  AND ($2 = '[]' OR b.run_id IN (SELECT r.id FROM runs r WHERE r.name IN (SELECT value FROM json_each($2))))
-			  AND NOT EXISTS (SELECT 1 FROM deals d WHERE d.battle_id = b.id AND d.judge_id = $1)
-			  AND NOT EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id)
-			ORDER BY b.dealt, b.id LIMIT $5)
-		UNION ALL
-		SELECT id, dealt FROM (SELECT b.id, b.dealt FROM battles b
-			WHERE b.model_a = $4 AND b.model_b = $3 AND b.source = 'run' AND b.identity_leak = 0 AND b.failed_side = 0
-			  AND ($2 = '[]' OR b.run_id IN (SELECT r.id FROM runs r WHERE r.name IN (SELECT value FROM json_each($2))))
-			  AND NOT EXISTS (SELECT 1 FROM deals d WHERE d.battle_id = b.id AND d.judge_id = $1)
-			  AND NOT EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id)
-			ORDER BY b.dealt, b.id LIMIT $5))
-		ORDER BY dealt, id LIMIT $5`, judgeID, runsArg(runs), modelA, modelB, limit)
+	query, args := qPairCandidates, []any{judgeID, modelA, modelB, limit}
+	if len(runs) > 0 {
+		query, args = qPairCandidatesInRuns, append(args, runsArg(runs))
+	}
+	// Every deal runs it: prepared (see readStmts).
+	rows, err := db.queryHot(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -118,4 +108,32 @@ func (db *DB) StoredPairCandidates(ctx context.Context, judgeID string, runs []s
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// pairCandidatesOrder is one order of the pair in StoredPairCandidates: a
+// walk of battles_pair_to_deal, skipping what the judge was dealt. runs is
+// the filter on runs (runsFilter).
+func pairCandidatesOrder(a, b, runs string) string {
+	return `SELECT id, dealt FROM (SELECT b.id, b.dealt FROM battles b
+			WHERE b.model_a = ` + a + ` AND b.model_b = ` + b + ` AND b.source = 'run' AND b.identity_leak = 0 AND b.failed_side = 0` + runs + `
+			  AND NOT EXISTS (SELECT 1 FROM deals d WHERE d.battle_id = b.id AND d.judge_id = $1)
+			  AND NOT EXISTS (SELECT 1 FROM gold_battles g WHERE g.battle_id = b.id)
+			ORDER BY b.dealt, b.id LIMIT $4)`
+}
+
+// The query of StoredPairCandidates: $1 judge, $2 and $3 the models, $4
+// the limit, $5 the runs (JSON) when filtered. Each case has a text of its
+// own, prepared once: a bound value that decides the plan (a test
+// "$5 = '[]' OR ...") made SQLite plan the statement again on every deal.
+var (
+	qPairCandidates = `SELECT id, dealt FROM (` + pairCandidatesOrder("$2", "$3", "") + `
+		UNION ALL ` + pairCandidatesOrder("$3", "$2", "") + `) ORDER BY dealt, id LIMIT $4`
+	qPairCandidatesInRuns = `SELECT id, dealt FROM (` + pairCandidatesOrder("$2", "$3", runsFilter("$5")) + `
+		UNION ALL ` + pairCandidatesOrder("$3", "$2", runsFilter("$5")) + `) ORDER BY dealt, id LIMIT $4`
+)
+
+// runsFilter keeps the battles b of the runs named in the JSON array param.
+func runsFilter(param string) string {
+	return `
+			  AND b.run_id IN (SELECT r.id FROM runs r WHERE r.name IN (SELECT value FROM json_each(` + param + `)))`
 }

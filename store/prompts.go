@@ -96,7 +96,8 @@ const promptSelect = `SELECT id, prompt_set, messages, category, kind, tags, ref
 
 // Prompt returns the prompt with the given id in the set, or ENOTFOUND.
 func (db *DB) Prompt(ctx context.Context, set, id string) (*ringside.Prompt, error) {
-	ps, err := db.queryPrompts(ctx, promptSelect+" WHERE prompt_set = $1 AND id = $2", set, id)
+	// Every deal of a stored battle reads its prompt: a prepared statement.
+	ps, err := scanPrompts(db.queryHot(ctx, promptSelect+" WHERE prompt_set = $1 AND id = $2", set, id))
 	if err != nil {
 		return nil, err
 	} else if len(ps) == 0 {
@@ -123,7 +124,10 @@ func (db *DB) Prompts(ctx context.Context, sets ...string) ([]ringside.Prompt, e
 }
 
 func (db *DB) queryPrompts(ctx context.Context, query string, args ...any) ([]ringside.Prompt, error) {
-	rows, err := db.read.QueryContext(ctx, query, args...)
+	return scanPrompts(db.read.QueryContext(ctx, query, args...))
+}
+
+func scanPrompts(rows *sql.Rows, err error) ([]ringside.Prompt, error) {
 	if err != nil {
 		return nil, err
 	}
