@@ -12,11 +12,12 @@ import (
 )
 
 const planAbout = `
-Says how many more human votes the decision needs: from the current fit of
-the votes in the database, it simulates the rest of the evaluation under
-the configured pairing (judging.pairing, judging.focus_top) many times and
-prints the median number of further votes at which the top focus_top
-models are separated (each one's 95% interval wholly above every interval
+Says how many more human votes the decision needs: it simulates the
+evaluation many times under the configured pairing (judging.pairing,
+judging.focus_top), with true ratings drawn from the current fit of the
+votes in the database and the board's bootstrap error (rank.bootstrap), and
+prints the median number of votes past the current count at which the top
+focus_top models are separated (each one's 95% interval wholly above every interval
 below it), with an 80% interval, and the boundaries still undecided. Before
 any vote it plans from a prior spread of ratings (--prior-sd) and the number
 of models. When votes were dealt with a stored propensity (adaptive
