@@ -25,6 +25,12 @@ type PlanOptions struct {
 	// the simulated board has their Monte Carlo error. Negative: exact
 	// normal intervals.
 	BoardRounds int
+	// Fresh starts each simulated future from no votes, drawn again while
+	// its board is separated by the current count, instead of continuing
+	// the votes so far: wider intervals, better calibrated early on when
+	// several boundaries are alike, worse centred later (see the package
+	// comment and docs/performance.md).
+	Fresh bool
 	// Seed makes the plan reproducible.
 	Seed uint64
 }
@@ -72,17 +78,13 @@ type Plan struct {
 	Ratings   []Rating   `json:"ratings"`
 }
 
-// MakePlan simulates the evaluation Sims times under policy p, dealing
-// among pairs. Each future draws true ratings from the fit's normal
-// approximation (before any vote, from the prior), runs a fresh evaluation
-// of the same models from no votes, with judges voting by Bradley-Terry
-// with those ratings, and counts the votes past the current count to the
-// first checkpoint at which the board separates the top models. A future
-// whose board was separated by the current count contradicts the board we
-// have, which is not, and is drawn again (up to retries times): the plan
-// is the predictive given the fit and the fact that it is undecided. The
-// futures do not continue the votes so far (see the package comment for
-// why). t is not changed.
+// MakePlan simulates the rest of the evaluation Sims times under policy p,
+// dealing among pairs. Each future draws true ratings from the fit's normal
+// approximation (before any vote, from the prior), continues the votes so
+// far (o.Fresh: starts from none) with judges voting by Bradley-Terry with
+// those ratings, and counts the votes past the current count to the first
+// checkpoint at which the simulated board, with the Monte Carlo error of
+// the leaderboard's bootstrap, separates the top models. t is not changed.
 func MakePlan(t *Tracker, p Policy, pairs []Pair, o PlanOptions) *Plan {
 	o.defaults()
 	t.fit()
@@ -108,7 +110,11 @@ func MakePlan(t *Tracker, p Policy, pairs []Pair, o PlanOptions) *Plan {
 		var st simStatus
 		for try := 0; try <= retries; try++ {
 			truth := t.drawTruth(r, chol, o.PriorSD/Scale)
-			n, st = NewTracker(t.names).simulate(r, p, pairs, truth, o, int(t.total), try == retries)
+			start := t.clone()
+			if o.Fresh {
+				start = NewTracker(t.names)
+			}
+			n, st = start.simulate(r, p, pairs, truth, o, int(t.total), try == retries)
 			if st != simEarly {
 				break
 			}
@@ -131,8 +137,9 @@ func MakePlan(t *Tracker, p Policy, pairs []Pair, o PlanOptions) *Plan {
 	return plan
 }
 
-// retries is how often a future decided before the current count is drawn
-// again; the last draw is kept, counted from the current count.
+// retries is how often a fresh future whose board was separated by the
+// current count is drawn again (the board we have is not); the last draw
+// is kept, counted from the current count.
 const retries = 10
 
 // drawTruth draws true strengths: from the fit's normal approximation, or
@@ -174,14 +181,15 @@ const (
 	simUnreached
 )
 
-// simulate deals and votes on t until the board, looked at every o.Check
-// votes as a board refreshed every so many votes would be, separates the
-// top models after now votes, and returns the votes past now it took. A
-// board separated at or before now makes the future early: given up unless
-// keep, in which case it runs on to the first separated look past now.
+// simulate deals and votes on t, from the votes it holds, until the board,
+// looked at every o.Check votes of all as a board refreshed every so many
+// votes would be, separates the top models after now votes, and returns
+// the votes past now it took. A board separated at or before now (a fresh
+// future) makes the future early: given up unless keep, in which case it
+// runs on to the first separated look past now.
 func (t *Tracker) simulate(r *rand.Rand, p Policy, pairs []Pair, truth []float64, o PlanOptions, now int, keep bool) (int, simStatus) {
 	var probs []float64
-	for n := 1; n <= now+o.MaxVotes; n++ {
+	for n := int(t.total) + 1; n <= now+o.MaxVotes; n++ {
 		if t.Refresh() || probs == nil {
 			probs = p.Probabilities(t, pairs)
 		}

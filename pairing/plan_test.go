@@ -10,27 +10,28 @@ import (
 )
 
 // planCalibration runs seeds simulated evaluations under the policy, makes
-// a plan at 1,000 votes, and counts the seeds whose actual further votes
+// a plan at planAt votes, and counts the seeds whose actual further votes
 // (to the first board, by the bootstrap, with the top three ordered and
 // separated) fall in the plan's 80 % interval.
-func planCalibration(t testing.TB, policy pairing.Policy, truth []float64, seeds, sims int) calibration {
+func planCalibration(t testing.TB, policy pairing.Policy, truth []float64, planAt, seeds, sims int) calibration {
 	var c calibration
 	for seed := range seeds {
 		var plan *pairing.Plan
 		s := sim{policy: policy, truth: truth, top: 3, check: 250, rounds: 200, maxVotes: 40000,
 			atVote: func(n int, tr *pairing.Tracker) {
-				if n == 1000 {
+				if n == planAt {
 					// A clone, so that planning does not move the run's
 					// refits; the board is the simulation's, 200 rounds.
 					plan = pairing.MakePlan(tr.Clone(), policy, pairing.AllPairs(tr.Len()),
-						pairing.PlanOptions{Sims: sims, Seed: uint64(seed), BoardRounds: 200})
+						pairing.PlanOptions{Sims: sims, Seed: uint64(seed), BoardRounds: 200,
+							Fresh: os.Getenv("RINGSIDE_BENCH_PLAN") == "fresh"})
 				}
 			}}
 		res := s.run(uint64(seed) + 1)
-		if res.votes == 0 || plan == nil || res.votes <= 1000 {
+		if res.votes == 0 || plan == nil || res.votes <= planAt {
 			continue
 		}
-		actual := res.votes - 1000
+		actual := res.votes - planAt
 		c.total++
 		if actual >= plan.Low && (plan.High < 0 || actual <= plan.High) {
 			c.inside++
@@ -67,7 +68,9 @@ var planTruths = []struct {
 // BenchmarkPlanCalibration is the check of the planner: the plan
 // made at 1,000 votes holds the actual number in its 80 % interval in at
 // least 70 % of seeds (RINGSIDE_BENCH_SEEDS, default 20), on the issue's
-// ratings and on others (RINGSIDE_BENCH_TRUTH names one). It reports the
+// ratings and on others (RINGSIDE_BENCH_TRUTH names one); the plan is made
+// at RINGSIDE_BENCH_PLAN_AT votes instead when that is set, with fresh
+// futures when RINGSIDE_BENCH_PLAN=fresh. It reports the
 // share inside, the runs counted (those still undecided at 1,000), the
 // share of plans with no upper end, and the median of the plans' medians
 // over the actual numbers (1: centred; a plan is only as useful as these).
@@ -77,6 +80,10 @@ func BenchmarkPlanCalibration(b *testing.B) {
 		seeds = n
 	}
 	only := os.Getenv("RINGSIDE_BENCH_TRUTH")
+	planAt := 1000
+	if n, err := strconv.Atoi(os.Getenv("RINGSIDE_BENCH_PLAN_AT")); err == nil && n > 0 {
+		planAt = n
+	}
 	for _, tc := range planTruths {
 		if only != "" && only != tc.name {
 			continue
@@ -88,7 +95,7 @@ func BenchmarkPlanCalibration(b *testing.B) {
 			b.Run(tc.name+"/"+c.name, func(b *testing.B) {
 				var cal calibration
 				for range b.N {
-					cal = planCalibration(b, c.policy, tc.truth, seeds, 100)
+					cal = planCalibration(b, c.policy, tc.truth, planAt, seeds, 100)
 				}
 				n := float64(max(1, cal.total))
 				b.ReportMetric(float64(cal.inside)/n, "inside")
