@@ -25,7 +25,7 @@ pairing), the inverse-propensity ratings follow: what uniform dealing would
 have given.`
 
 func (m *Main) planCmd(ctx context.Context, args []string) error {
-	fs := m.newFlagSet("plan", "[--db F] [--sims N] [--seed S] [--prior-sd POINTS] [--format text|json] [--config F]", planAbout)
+	fs := m.newFlagSet("plan", "[--db F] [--sims N] [--seed S] [--prior-sd POINTS] [--fresh] [--format text|json] [--config F]", planAbout)
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
 	dbPath := fs.String("db", "", dbFlagHelp)
 	format := fs.String("format", "text", "output format: text or json")
@@ -33,6 +33,7 @@ func (m *Main) planCmd(ctx context.Context, args []string) error {
 	fs.IntVar(&o.Sims, "sims", 200, "simulated futures")
 	fs.Uint64Var(&o.Seed, "seed", 1, "simulation seed")
 	fs.Float64Var(&o.PriorSD, "prior-sd", 100, "spread of the ratings assumed before any vote, in rating points")
+	fs.BoolVar(&o.Fresh, "fresh", false, "simulate each future from no votes instead of continuing the votes so far (wider; see docs/performance.md)")
 	if err := m.parseFlags(fs, args); err != nil {
 		return err
 	}
