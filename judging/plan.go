@@ -60,6 +60,14 @@ func Plan(ctx context.Context, db *store.DB, cfg *config.Config, o pairing.PlanO
 	if len(pairs) == 0 {
 		pairs = pairing.AllPairs(tr.Len())
 	}
+	if o.BoardRounds == 0 {
+		// The simulated board has the real one's bootstrap error; none
+		// without a bootstrap.
+		o.BoardRounds = cfg.Rank.Bootstrap
+		if o.BoardRounds == 0 {
+			o.BoardRounds = -1
+		}
+	}
 	rep := &PlanReport{Plan: pairing.MakePlan(tr, PolicyOf(cfg.Judging), pairs, o), Pairing: cfg.Judging.Pairing}
 	if drawn {
 		models := tr.Models()

@@ -1,6 +1,7 @@
 package pairing
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -19,6 +20,17 @@ type PlanOptions struct {
 	// PriorSD is the spread of the models' ratings, in rating points,
 	// assumed before any vote (100).
 	PriorSD float64
+	// BoardRounds is the leaderboard's bootstrap rounds (rank.bootstrap,
+	// 1,000): its intervals' ends are estimated from that many rounds, and
+	// the simulated board has their Monte Carlo error. Negative: exact
+	// normal intervals.
+	BoardRounds int
+	// Fresh starts each simulated future from no votes, drawn again while
+	// its board is separated by the current count, instead of continuing
+	// the votes so far: wider intervals, better calibrated early on when
+	// several boundaries are alike, worse centred later (see the package
+	// comment and docs/performance.md).
+	Fresh bool
 	// Seed makes the plan reproducible.
 	Seed uint64
 }
@@ -32,6 +44,9 @@ func (o *PlanOptions) defaults() {
 	}
 	if o.MaxVotes <= 0 {
 		o.MaxVotes = 100_000
+	}
+	if o.BoardRounds == 0 {
+		o.BoardRounds = 1000
 	}
 	if o.PriorSD <= 0 {
 		o.PriorSD = 100
@@ -64,10 +79,12 @@ type Plan struct {
 }
 
 // MakePlan simulates the rest of the evaluation Sims times under policy p,
-// dealing among pairs, from the current fit: each future draws true ratings
-// from the fit's uncertainty (before any vote, from the prior), has judges
-// vote by Bradley-Terry with them, and stops at the first checkpoint at
-// which the top models are separated. t is not changed.
+// dealing among pairs. Each future draws true ratings from the fit's normal
+// approximation (before any vote, from the prior), continues the votes so
+// far (o.Fresh: starts from none) with judges voting by Bradley-Terry with
+// those ratings, and counts the votes past the current count to the first
+// checkpoint at which the simulated board, with the Monte Carlo error of
+// the leaderboard's bootstrap, separates the top models. t is not changed.
 func MakePlan(t *Tracker, p Policy, pairs []Pair, o PlanOptions) *Plan {
 	o.defaults()
 	t.fit()
@@ -79,7 +96,7 @@ func MakePlan(t *Tracker, p Policy, pairs []Pair, o PlanOptions) *Plan {
 			plan.Undecided = append(plan.Undecided, b)
 		}
 	}
-	if t.Len() < 2 || len(pairs) == 0 {
+	if t.Len() < 2 || len(pairs) == 0 || plan.Separated {
 		return plan
 	}
 	r := rand.New(rand.NewPCG(o.Seed, 0x91a2))
@@ -89,9 +106,20 @@ func MakePlan(t *Tracker, p Policy, pairs []Pair, o PlanOptions) *Plan {
 	}
 	further := make([]int, 0, o.Sims)
 	for range o.Sims {
-		truth := t.drawTruth(r, chol, o.PriorSD/Scale)
-		n, ok := t.clone().simulate(r, p, pairs, truth, o)
-		if !ok {
+		var n int
+		var st simStatus
+		for try := 0; try <= retries; try++ {
+			truth := t.drawTruth(r, chol, o.PriorSD/Scale)
+			start := t.clone()
+			if o.Fresh {
+				start = NewTracker(t.names)
+			}
+			n, st = start.simulate(r, p, pairs, truth, o, int(t.total), try == retries)
+			if st != simEarly {
+				break
+			}
+		}
+		if st == simUnreached {
 			plan.Unreached++
 			n = math.MaxInt
 		}
@@ -108,6 +136,11 @@ func MakePlan(t *Tracker, p Policy, pairs []Pair, o PlanOptions) *Plan {
 	plan.Median, plan.Low, plan.High = at(0.5), at(0.1), at(0.9)
 	return plan
 }
+
+// retries is how often a fresh future whose board was separated by the
+// current count is drawn again (the board we have is not); the last draw
+// is kept, counted from the current count.
+const retries = 10
 
 // drawTruth draws true strengths: from the fit's normal approximation, or
 // independently from the prior when chol is nil (no votes yet).
@@ -140,13 +173,23 @@ func (t *Tracker) clone() *Tracker {
 	return &c
 }
 
-// simulate deals and votes on t until the decision is made at a checkpoint
-// (a multiple of o.Check of all votes, as a board refreshed every so many
-// votes would see it), and returns the further votes it took.
-func (t *Tracker) simulate(r *rand.Rand, p Policy, pairs []Pair, truth []float64, o PlanOptions) (int, bool) {
-	start := int(t.total)
+type simStatus int
+
+const (
+	simDecided simStatus = iota
+	simEarly
+	simUnreached
+)
+
+// simulate deals and votes on t, from the votes it holds, until the board,
+// looked at every o.Check votes of all as a board refreshed every so many
+// votes would be, separates the top models after now votes, and returns
+// the votes past now it took. A board separated at or before now (a fresh
+// future) makes the future early: given up unless keep, in which case it
+// runs on to the first separated look past now.
+func (t *Tracker) simulate(r *rand.Rand, p Policy, pairs []Pair, truth []float64, o PlanOptions, now int, keep bool) (int, simStatus) {
 	var probs []float64
-	for n := 1; n <= o.MaxVotes; n++ {
+	for n := int(t.total) + 1; n <= now+o.MaxVotes; n++ {
 		if t.Refresh() || probs == nil {
 			probs = p.Probabilities(t, pairs)
 		}
@@ -157,12 +200,64 @@ func (t *Tracker) simulate(r *rand.Rand, p Policy, pairs []Pair, truth []float64
 			score = 1
 		}
 		t.Add(t.names[a], t.names[b], score, 1)
-		if (start+n)%o.Check == 0 {
-			t.fit()
-			if Separated(p.Boundaries(t)) {
-				return n, true
+		if n%o.Check != 0 {
+			continue
+		}
+		t.fit()
+		if !t.boardSeparated(r, p.FocusTop, o.kappa()) {
+			continue
+		}
+		if n > now {
+			return n - now, simDecided
+		}
+		if !keep {
+			return 0, simEarly
+		}
+	}
+	return 0, simUnreached
+}
+
+// kappa is the standard deviation of a bootstrap percentile interval's end,
+// in units of the rating's standard deviation, when the board estimates
+// its 2.5th and 97.5th percentiles from BoardRounds rounds: the sampling
+// error of a sample quantile, √(p(1−p)/R)/φ(z).
+func (o PlanOptions) kappa() float64 {
+	if o.BoardRounds < 0 {
+		return 0
+	}
+	const p = 0.025
+	phi := math.Exp(-z*z/2) / math.Sqrt(2*math.Pi)
+	return math.Sqrt(p*(1-p)/float64(o.BoardRounds)) / phi
+}
+
+// boardSeparated says whether the board a reader would see separates the
+// top focusTop models: the fit's 95 % intervals with each end moved by the
+// Monte Carlo error of the board's bootstrap (kappa standard deviations),
+// which lets a board cross the line a checkpoint or two before the exact
+// intervals would.
+func (t *Tracker) boardSeparated(r *rand.Rand, focusTop int, kappa float64) bool {
+	m := t.Len()
+	_, sd := t.centred()
+	order := make([]int, m)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(t.theta[y], t.theta[x]) })
+	low, high := make([]float64, m), make([]float64, m)
+	for i := range m {
+		low[i] = t.theta[i] - (z-kappa*r.NormFloat64())*sd[i]
+		high[i] = t.theta[i] + (z+kappa*r.NormFloat64())*sd[i]
+	}
+	k := focusTop
+	if k <= 0 || k >= m {
+		k = m - 1
+	}
+	for rk := range k {
+		for _, x := range order[rk+1:] {
+			if high[x] >= low[order[rk]] {
+				return false
 			}
 		}
 	}
-	return 0, false
+	return m >= 2
 }

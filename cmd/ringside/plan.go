@@ -12,11 +12,12 @@ import (
 )
 
 const planAbout = `
-Says how many more human votes the decision needs: from the current fit of
-the votes in the database, it simulates the rest of the evaluation under
-the configured pairing (judging.pairing, judging.focus_top) many times and
-prints the median number of further votes at which the top focus_top
-models are separated (each one's 95% interval wholly above every interval
+Says how many more human votes the decision needs: it simulates the
+evaluation many times under the configured pairing (judging.pairing,
+judging.focus_top), with true ratings drawn from the current fit of the
+votes in the database and the board's bootstrap error (rank.bootstrap), and
+prints the median number of votes past the current count at which the top
+focus_top models are separated (each one's 95% interval wholly above every interval
 below it), with an 80% interval, and the boundaries still undecided. Before
 any vote it plans from a prior spread of ratings (--prior-sd) and the number
 of models. When votes were dealt with a stored propensity (adaptive
@@ -24,7 +25,7 @@ pairing), the inverse-propensity ratings follow: what uniform dealing would
 have given.`
 
 func (m *Main) planCmd(ctx context.Context, args []string) error {
-	fs := m.newFlagSet("plan", "[--db F] [--sims N] [--seed S] [--prior-sd POINTS] [--format text|json] [--config F]", planAbout)
+	fs := m.newFlagSet("plan", "[--db F] [--sims N] [--seed S] [--prior-sd POINTS] [--fresh] [--format text|json] [--config F]", planAbout)
 	cfgPath := fs.String("config", "", "config file (default: $RINGSIDE_CONFIG, else the built-in demo)")
 	dbPath := fs.String("db", "", dbFlagHelp)
 	format := fs.String("format", "text", "output format: text or json")
@@ -32,6 +33,7 @@ func (m *Main) planCmd(ctx context.Context, args []string) error {
 	fs.IntVar(&o.Sims, "sims", 200, "simulated futures")
 	fs.Uint64Var(&o.Seed, "seed", 1, "simulation seed")
 	fs.Float64Var(&o.PriorSD, "prior-sd", 100, "spread of the ratings assumed before any vote, in rating points")
+	fs.BoolVar(&o.Fresh, "fresh", false, "simulate each future from no votes instead of continuing the votes so far (wider; see docs/performance.md)")
 	if err := m.parseFlags(fs, args); err != nil {
 		return err
 	}

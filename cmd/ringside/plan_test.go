@@ -28,6 +28,10 @@ func TestPlanImportedVotes(t *testing.T) {
 	if len(rep.Undecided) == 0 || rep.Median <= 0 || rep.Low > rep.Median {
 		t.Errorf("an undecided board needs votes: %+v", rep)
 	}
+	fresh := mustRun(t, "plan", "--db", db, "--sims", "30", "--fresh", "--format", "json")
+	if err := json.Unmarshal([]byte(fresh.stdout.String()), &rep); err != nil || rep.Median <= 0 || rep.Low > rep.Median {
+		t.Errorf("fresh futures: %v %+v", err, rep)
+	}
 	text := mustRun(t, "plan", "--db", db, "--sims", "30").stdout.String()
 	for _, want := range []string{"320 votes so far, 5 models, pairing adaptive", "Further votes needed:", "Undecided:", "gpt4"} {
 		if !strings.Contains(text, want) {
