@@ -17,7 +17,8 @@
 // (focus_top 0: every neighbour in the ranking). The Tracker keeps the
 // Bradley-Terry fit of the votes so far and its covariance Σ (the inverse
 // Fisher information, with a weak prior so that it exists from the first
-// vote). For each boundary k of the decision, between the k-th model u and
+// vote; when votes tie, the sandwich that allows for a tie's being sure,
+// as the board's bootstrap does). For each boundary k of the decision, between the k-th model u and
 // the model v below it whose interval reaches highest, the vote that one
 // more battle of (a, b) would add is a rank-one update of the information,
 // p(1−p)·(e_a−e_b)(e_a−e_b)ᵀ, and shrinks the variance of a centred rating
@@ -51,8 +52,9 @@
 // ratings, and looks at the board every Check votes, with the Monte Carlo
 // error of the board's percentile bootstrap on its intervals' ends (a
 // board of 200 rounds crosses the line a look or two early now and then).
-// The plan is the median of the votes past the current count and the
-// shortest 80 % interval of them in ratio terms.
+// The simulated judges tie as often as the real ones did. The plan is the
+// median of the votes past the current count and the shortest 80 %
+// interval of them in ratio terms.
 //
 // For a quantity linear in the ratings, drawing the truth and continuing
 // is exactly calibrated, not doubly uncertain: the fit's error and the

@@ -33,6 +33,9 @@ type PlanOptions struct {
 	Fresh bool
 	// Seed makes the plan reproducible.
 	Seed uint64
+	// ties is the share of the votes so far that were ties, which the
+	// simulated judges keep (MakePlan sets it).
+	ties float64
 }
 
 func (o *PlanOptions) defaults() {
@@ -88,6 +91,7 @@ type Plan struct {
 // the leaderboard's bootstrap, separates the top models. t is not changed.
 func MakePlan(t *Tracker, p Policy, pairs []Pair, o PlanOptions) *Plan {
 	o.defaults()
+	o.ties = t.TieShare()
 	t.fit()
 	bounds := p.Boundaries(t)
 	plan := &Plan{Votes: int(t.total), FromPrior: t.total == 0, Models: t.Len(), FocusTop: p.FocusTop,
@@ -169,7 +173,7 @@ func (t *Tracker) drawTruth(r *rand.Rand, chol []float64, priorSD float64) []flo
 func (t *Tracker) clone() *Tracker {
 	c := *t
 	c.names, c.index = slices.Clone(t.names), maps.Clone(t.index)
-	c.n, c.s = slices.Clone(t.n), slices.Clone(t.s)
+	c.n, c.s, c.ties = slices.Clone(t.n), slices.Clone(t.s), slices.Clone(t.ties)
 	c.battles, c.theta = slices.Clone(t.battles), slices.Clone(t.theta)
 	c.cov = slices.Clone(t.cov)
 	return &c
@@ -197,11 +201,7 @@ func (t *Tracker) simulate(r *rand.Rand, p Policy, pairs []Pair, truth []float64
 		}
 		k, _ := Sample(probs, nil, r.Float64())
 		a, b := pairs[k].I, pairs[k].J
-		score := 0.0
-		if r.Float64() < sigmoid(truth[a]-truth[b]) {
-			score = 1
-		}
-		t.Add(t.names[a], t.names[b], score, 1)
+		t.Add(t.names[a], t.names[b], judgeScore(r, sigmoid(truth[a]-truth[b]), o.ties), 1)
 		if n%o.Check != 0 {
 			continue
 		}
@@ -217,6 +217,25 @@ func (t *Tracker) simulate(r *rand.Rand, p Policy, pairs []Pair, truth []float64
 		}
 	}
 	return 0, simUnreached
+}
+
+// judgeScore is a simulated judge's vote, as a's score, when a beats b
+// with probability p counting a tie as half a win: a tie with probability
+// ties (the share of the real votes that were ties, so that the futures
+// are as sure of each vote as the votes so far were), as far as p allows,
+// else a win or a loss, so that the expected score stays p.
+func judgeScore(r *rand.Rand, p, ties float64) float64 {
+	if ties > 0 {
+		tie := min(ties, 2*p, 2*(1-p))
+		if r.Float64() < tie {
+			return 0.5
+		}
+		p = (p - tie/2) / (1 - tie)
+	}
+	if r.Float64() < p {
+		return 1
+	}
+	return 0
 }
 
 // kappa is the standard deviation of a bootstrap percentile interval's end,

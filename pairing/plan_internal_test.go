@@ -79,3 +79,26 @@ func TestSimulateEarly(t *testing.T) {
 		t.Errorf("tied top: %d, status %d, want unreached", n, st)
 	}
 }
+
+// TestJudgeScore: simulated judges tie as often as the real votes did
+// (as far as the chance of a win allows) and score p on average.
+func TestJudgeScore(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct{ p, ties, wantTies float64 }{{0.7, 0.4, 0.4}, {0.9, 0.9, 0.2}, {0.6, 0, 0}} {
+		const n = 200_000
+		sum, tied := 0.0, 0
+		for range n {
+			s := judgeScore(r, c.p, c.ties)
+			sum += s
+			if s == 0.5 {
+				tied++
+			}
+		}
+		if mean := sum / n; math.Abs(mean-c.p) > 0.005 {
+			t.Errorf("p %v ties %v: mean score %.4f", c.p, c.ties, mean)
+		}
+		if share := float64(tied) / n; math.Abs(share-c.wantTies) > 0.005 {
+			t.Errorf("p %v ties %v: tie share %.4f, want %v", c.p, c.ties, share, c.wantTies)
+		}
+	}
+}

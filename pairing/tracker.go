@@ -3,6 +3,7 @@ package pairing
 import (
 	"errors"
 	"math"
+	"slices"
 )
 
 // Scale converts natural-log strengths to rating points, as rank does:
@@ -26,8 +27,10 @@ type Tracker struct {
 	names   []string
 	index   map[string]int
 	n, s    []float64 // m×m; n symmetric, s[i*m+j] what i scored against j
+	ties    []float64 // m×m, symmetric: the ties among n
 	battles []float64 // per model
 	total   float64
+	tied    float64 // ties in all
 
 	theta, cov []float64 // the fit, natural-log units; cov is m×m
 	sinceFit   float64
@@ -77,7 +80,7 @@ func (t *Tracker) model(name string) int {
 		}
 		return out
 	}
-	t.n, t.s = grow(t.n), grow(t.s)
+	t.n, t.s, t.ties = grow(t.n), grow(t.s), grow(t.ties)
 	t.battles = append(t.battles, 0)
 	t.theta = append(t.theta, 0)
 	t.names = append(t.names, name)
@@ -101,6 +104,11 @@ func (t *Tracker) Add(a, b string, scoreA, count float64) {
 	t.n[j*m+i] += count
 	t.s[i*m+j] += scoreA * count
 	t.s[j*m+i] += (1 - scoreA) * count
+	if scoreA == 0.5 {
+		t.ties[i*m+j] += count
+		t.ties[j*m+i] += count
+		t.tied += count
+	}
 	t.battles[i] += count
 	t.battles[j] += count
 	t.total += count
@@ -154,7 +162,65 @@ func (t *Tracker) fit() {
 	}
 	t.information(h, g)
 	t.cov = inverse(h, m)
+	if t.tied > 0 {
+		t.cov = t.sandwich(h, t.cov)
+	}
 	t.sinceFit, t.fitted = 0, true
+}
+
+// sandwich is the covariance of the fit when some votes were ties, given
+// the information h and its inverse. Counting a tie as half a win, as the
+// board does, the model's variance of a vote's score, p(1−p), overstates
+// it by τ/4 for a pair that ties a share τ of the time (a tie is ½ for
+// sure; the wins then make up p − τ/2), so the fit is surer than the
+// inverse information says: its covariance is h⁻¹ J h⁻¹ with J the
+// information less ¼ of each pair's ties, which is what the board's
+// bootstrap over battles measures. A pair's variance is kept at a tenth of
+// the model's at least, against ties that a model far from ½ could not
+// have made.
+func (t *Tracker) sandwich(h, hinv []float64) []float64 {
+	m := len(t.names)
+	j := slices.Clone(h)
+	for a := range m {
+		for b := a + 1; b < m; b++ {
+			ties := t.ties[a*m+b]
+			if ties == 0 {
+				continue
+			}
+			p := sigmoid(t.theta[a] - t.theta[b])
+			w := min(ties/4, 0.9*t.n[a*m+b]*p*(1-p))
+			j[a*m+a] -= w
+			j[b*m+b] -= w
+			j[a*m+b] += w
+			j[b*m+a] += w
+		}
+	}
+	return matMul(matMul(hinv, j, m), hinv, m)
+}
+
+// matMul is the product of two m×m matrices.
+func matMul(a, b []float64, m int) []float64 {
+	out := make([]float64, m*m)
+	for i := range m {
+		for k := range m {
+			x := a[i*m+k]
+			if x == 0 {
+				continue
+			}
+			for j := range m {
+				out[i*m+j] += x * b[k*m+j]
+			}
+		}
+	}
+	return out
+}
+
+// TieShare is the share of the votes so far that were ties.
+func (t *Tracker) TieShare() float64 {
+	if t.total == 0 {
+		return 0
+	}
+	return t.tied / t.total
 }
 
 // information fills h with the Fisher information (with the prior) at the
