@@ -72,6 +72,10 @@ type Plan struct {
 	// shortest in ratio terms that holds 80 % of them (see shortest).
 	// Unreached counts the futures not decided within MaxVotes; when they
 	// pass 20 %, High is -1 (unbounded).
+	// Likely is the most likely number: the middle, in ratio terms, of
+	// the shortest interval that holds half the futures (see likeliest);
+	// -1 when more than half were not decided.
+	Likely    int `json:"likely"`
 	Median    int `json:"median"`
 	Low       int `json:"low"`
 	High      int `json:"high"`
@@ -139,6 +143,7 @@ func MakePlan(t *Tracker, p Policy, pairs []Pair, o PlanOptions) *Plan {
 		return v
 	}
 	plan.Median = at(0.5)
+	plan.Likely = likeliest(further)
 	plan.Low, plan.High = shortest(further, 0.8)
 	return plan
 }
@@ -281,6 +286,20 @@ func (t *Tracker) boardSeparated(r *rand.Rand, focusTop int, kappa float64) bool
 		}
 	}
 	return m >= 2
+}
+
+// likeliest is the further votes where the sorted futures are densest in
+// ratio terms: the geometric middle of the shortest interval holding half
+// of them (the shorth of their logarithms, a robust estimate of the mode);
+// -1 when that interval is unbounded. With a long right tail the median
+// sits above where most futures end: in the benchmark the median was two
+// to four times the actual number at 1,000 votes, this 1.2 to 2.2 times.
+func likeliest(v []int) int {
+	lo, hi := shortest(v, 0.5)
+	if hi < 0 {
+		return -1
+	}
+	return int(math.Round(math.Sqrt(float64(max(1, lo)) * float64(max(1, hi)))))
 }
 
 // shortest returns the shortest interval in ratio terms (on the log scale)

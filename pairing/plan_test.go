@@ -40,7 +40,10 @@ func planCalibration(t testing.TB, policy pairing.Policy, truth []float64, planA
 			c.unbounded++
 		}
 		c.ratios = append(c.ratios, float64(plan.Median)/float64(actual))
-		t.Logf("seed %d: plan %d [%d, %d], actual %d", seed, plan.Median, plan.Low, plan.High, actual)
+		if plan.Likely > 0 {
+			c.likely = append(c.likely, float64(plan.Likely)/float64(actual))
+		}
+		t.Logf("seed %d: plan %d (median %d) [%d, %d], actual %d", seed, plan.Likely, plan.Median, plan.Low, plan.High, actual)
 	}
 	return c
 }
@@ -50,7 +53,7 @@ func planCalibration(t testing.TB, policy pairing.Policy, truth []float64, planA
 // end, and each plan's median over the actual number.
 type calibration struct {
 	inside, total, unbounded int
-	ratios                   []float64
+	ratios, likely           []float64
 }
 
 // planTruths are the ratings the planner is checked on: the issue's
@@ -73,7 +76,8 @@ var planTruths = []struct {
 // futures when RINGSIDE_BENCH_PLAN=fresh. It reports the
 // share inside, the runs counted (those still undecided at 1,000), the
 // share of plans with no upper end, and the median of the plans' medians
-// over the actual numbers (1: centred; a plan is only as useful as these).
+// over the actual numbers, and of their most likely numbers (1: centred; a
+// plan is only as useful as these).
 func BenchmarkPlanCalibration(b *testing.B) {
 	seeds := 20
 	if n, err := strconv.Atoi(os.Getenv("RINGSIDE_BENCH_SEEDS")); err == nil && n > 0 {
@@ -105,6 +109,10 @@ func BenchmarkPlanCalibration(b *testing.B) {
 					slices.Sort(cal.ratios)
 					b.ReportMetric(cal.ratios[len(cal.ratios)/2], "median/actual")
 				}
+				if len(cal.likely) > 0 {
+					slices.Sort(cal.likely)
+					b.ReportMetric(cal.likely[len(cal.likely)/2], "likely/actual")
+				}
 			})
 		}
 	}
@@ -131,7 +139,7 @@ func TestPlanSeparatedAndUnseparated(t *testing.T) {
 		t.Errorf("clear board: separated %v, undecided %v", p.Separated, p.Undecided)
 	}
 	p = pairing.MakePlan(close, pol, pairing.AllPairs(4), pairing.PlanOptions{Sims: 20})
-	if p.Separated || len(p.Undecided) == 0 || p.Median <= 0 || p.Low > p.Median {
+	if p.Separated || len(p.Undecided) == 0 || p.Median <= 0 || p.Low > p.Median || p.Likely <= 0 || p.Likely > p.High && p.High > 0 {
 		t.Errorf("close board: %+v", p)
 	}
 	if p.Votes != 120 {

@@ -28,3 +28,17 @@ func TestShortest(t *testing.T) {
 		t.Errorf("three tenths never decided: [%d, %d], want [300, unbounded]", lo, hi)
 	}
 }
+
+// TestLikeliest: the middle, in ratio terms, of the densest half of the
+// futures, below the median when the tail is long; unbounded when more
+// than half never decided.
+func TestLikeliest(t *testing.T) {
+	skewed := []int{100, 110, 120, 130, 400, 1000, 3000, 9000, 20000, 90000}
+	if got := likeliest(skewed); got != 200 { // the densest half is 100 to 400
+		t.Errorf("skewed: %d, want 200 (√(100·400))", got)
+	}
+	never := math.MaxInt
+	if got := likeliest([]int{100, 200, 300, 400, never, never, never, never, never, never}); got != -1 {
+		t.Errorf("most never decided: %d, want -1", got)
+	}
+}

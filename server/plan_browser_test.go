@@ -16,6 +16,7 @@ func TestAdminPlanInABrowser(t *testing.T) {
 	d := newDemoServer(t)
 	var plan struct {
 		Votes     int  `json:"votes"`
+		Likely    int  `json:"likely"`
 		Median    int  `json:"median"`
 		Separated bool `json:"separated"`
 		Undecided []struct {
@@ -40,6 +41,9 @@ func TestAdminPlanInABrowser(t *testing.T) {
 	p.until("the plan is shown", `document.getElementById("plan").textContent.includes("more votes")`)
 	if m := p.eval(`document.getElementById("plan").dataset.median`); m != strconv.Itoa(plan.Median) {
 		t.Errorf("the page's median %s, the API's %d", m, plan.Median)
+	}
+	if l := p.eval(`document.getElementById("plan").dataset.likely`); l != strconv.Itoa(plan.Likely) || !strings.Contains(p.eval(`document.getElementById("plan").textContent`), "About "+strconv.Itoa(plan.Likely)) {
+		t.Errorf("the page's most likely number %s (%q), the API's %d", l, p.eval(`document.getElementById("plan").textContent`), plan.Likely)
 	}
 	text := p.eval(`document.getElementById("plan").textContent`)
 	first := plan.Undecided[0].Upper + " vs " + plan.Undecided[0].Lower

@@ -88,8 +88,8 @@ func writePlan(w io.Writer, rep *judging.PlanReport) {
 			}
 			return fmt.Sprint(n)
 		}
-		fmt.Fprintf(w, "Further votes needed: %s (80%% interval %s to %s), from %s, %d simulations\n",
-			votes(rep.Median), votes(rep.Low), votes(rep.High), from, rep.Sims)
+		fmt.Fprintf(w, "Further votes needed: about %s (median %s, 80%% interval %s to %s), from %s, %d simulations\n",
+			votes(rep.Likely), votes(rep.Median), votes(rep.Low), votes(rep.High), from, rep.Sims)
 	}
 	if len(rep.Undecided) > 0 {
 		var parts []string

@@ -14,7 +14,7 @@ func TestPlanImportedVotes(t *testing.T) {
 	mustRun(t, "import", "battles", "testdata/prd_vicuna80_5models_320.jsonl", "--db", db)
 	tm := mustRun(t, "plan", "--db", db, "--sims", "30", "--format", "json")
 	var rep struct {
-		Votes, Models, Median, Low, High int
+		Votes, Models, Likely, Median, Low, High int
 		FromPrior                        bool `json:"from_prior"`
 		Ratings                          []struct{ Model string }
 		Undecided                        []struct{ Upper, Lower string }
@@ -25,7 +25,7 @@ func TestPlanImportedVotes(t *testing.T) {
 	if rep.Votes != 320 || rep.Models != 5 || rep.FromPrior || len(rep.Ratings) != 5 || rep.Ratings[0].Model != "gpt4" {
 		t.Errorf("plan %+v", rep)
 	}
-	if len(rep.Undecided) == 0 || rep.Median <= 0 || rep.Low > rep.Median {
+	if len(rep.Undecided) == 0 || rep.Median <= 0 || rep.Low > rep.Median || rep.Likely <= 0 {
 		t.Errorf("an undecided board needs votes: %+v", rep)
 	}
 	fresh := mustRun(t, "plan", "--db", db, "--sims", "30", "--fresh", "--format", "json")

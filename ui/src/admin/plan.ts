@@ -15,6 +15,7 @@ export interface Plan {
   focus_top: number;
   pairing: string;
   separated: boolean;
+  likely: number;
   median: number;
   low: number;
   high: number;
@@ -33,13 +34,14 @@ export function renderPlan(p: Plan): void {
   } else {
     const from = p.from_prior ? "from a prior (no votes yet)" : `from ${fmt(p.votes)} votes`;
     head.textContent =
-      `About ${votes(p.median)} more votes to separate ${focus} ` +
-      `(80% interval ${votes(p.low)} to ${votes(p.high)}), ${from}, ${p.pairing} pairing.`;
+      `About ${votes(p.likely)} more votes to separate ${focus} ` +
+      `(median ${votes(p.median)}, 80% interval ${votes(p.low)} to ${votes(p.high)}), ${from}, ${p.pairing} pairing.`;
   }
   const list = el("ul", "plan-undecided");
   for (const b of p.undecided ?? []) {
     list.append(el("li", "", `${b.upper} vs ${b.lower}: intervals overlap by ${fmt(-b.margin)} points`));
   }
   byId("plan").replaceChildren(head, list);
+  byId("plan").dataset.likely = String(p.likely);
   byId("plan").dataset.median = String(p.median);
 }
