@@ -69,8 +69,9 @@
 // the log of the votes) holds as many futures where they are densest, and
 // holds the actual number in 72 to 88 % of runs on three sets of ratings
 // under both pairings (docs/performance.md). The most likely number stays
-// 1.2 to 2.2 times the actual number early on (the median 2 to 4 times), when one of several alike gaps looks
-// narrow by chance: nothing in the votes tells that from one narrow gap.
+// 1.2 to 2.2 times the actual number early on (the median 2 to 4 times),
+// when one of several alike gaps looks narrow by chance: nothing in the
+// votes tells that from one narrow gap.
 // Fresh futures (PlanOptions.Fresh: from no votes, drawn again while their
 // board is separated by the current count) are wider still and lose what
 // the votes so far say about how close the board is. Continuing is the
