@@ -22,10 +22,29 @@ import (
 // battle exists until the judge writes the question.
 var errChat = errors.New("judging: chat battle; ask the judge")
 
-// chatSource deals chat battles, by asking the judge for a question.
-type chatSource struct{}
+// chatSource deals chat battles, by asking the judge for a question; with
+// fewer than two candidates to answer it, it has nothing to deal, and the
+// judge is not asked a question no pair could answer.
+type chatSource struct{ candidates int }
 
-func (chatSource) deal(context.Context, string) (*deal, error) { return nil, errChat }
+func (c chatSource) deal(context.Context, string) (*deal, error) {
+	if c.candidates < 2 {
+		return nil, ringside.Errorf(ringside.ENOTFOUND, "chat judging needs at least two candidate models")
+	}
+	return nil, errChat
+}
+
+// chatCandidates are the models of the candidate pool (config.JudgingPool)
+// that can be streamed: those a chat battle is drawn from.
+func chatCandidates(cfg *config.Config, streamers map[string]ringside.Streamer) []ringside.Model {
+	var out []ringside.Model
+	for _, name := range cfg.JudgingPool() {
+		if m, ok := cfg.Model(name); ok && streamers[name] != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
 
 // chatRules is what the engine needs for chat battles: the candidates, the
 // guardrails and the category rules.
@@ -45,11 +64,9 @@ type chatRules struct {
 func newChatRules(cfg *config.Config, streamers map[string]ringside.Streamer, r *lockedRand) *chatRules {
 	c := &chatRules{cfg: cfg.Judging.Chat, set: cfg.Judging.ChatSet, models: map[string]ringside.Model{},
 		streamers: streamers, weights: cfg.JudgingWeights(), rand: r}
-	for _, name := range cfg.JudgingPool() {
-		if m, ok := cfg.Model(name); ok && streamers[name] != nil {
-			c.models[name] = m
-			c.names = append(c.names, name)
-		}
+	for _, m := range chatCandidates(cfg, streamers) {
+		c.models[m.Name] = m
+		c.names = append(c.names, m.Name)
 	}
 	for _, ps := range cfg.PromptSets {
 		c.sets = append(c.sets, ps.Name)

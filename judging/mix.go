@@ -31,7 +31,7 @@ func newSourceMix(e *Engine, cfg *config.Config, streamers map[string]ringside.S
 		case config.SourceStored:
 			src = &storedSource{e: e, rand: r, pairs: &storedPairs{}}
 		case config.SourceChat:
-			src = chatSource{}
+			src = chatSource{candidates: len(chatCandidates(cfg, streamers))}
 		default:
 			src = newLiveSource(e, cfg, streamers, r)
 		}

@@ -430,3 +430,16 @@ func restartHarness(t *testing.T, h *harness, streamers map[string]ringside.Stre
 	})
 	return &harness{t: t, db: h.db, srv: srv, ts: ts, cfg: h.cfg, socketEnded: make(chan struct{}, 1)}
 }
+
+// With one candidate able to answer, no judge is asked a question: chat
+// alone has nothing to deal, and in a mix the other sources deal.
+func TestChatWithoutAPair(t *testing.T) {
+	z := &chatModel{voice: "Kestrel"}
+	h := newHarnessStreamers(t, func(c *config.Config) { c.Judging.Source = config.SourceChat },
+		map[string]ringside.Streamer{modelZephyr.Name: z})
+	j := h.dial(h.invite("hal", 0))
+	j.send(map[string]string{"type": "next"})
+	if f := j.read(); f.Type != "done" {
+		t.Fatalf("chat with one candidate: %s, want done", f.raw)
+	}
+}
