@@ -67,14 +67,13 @@ type Plan struct {
 	Adaptive  bool `json:"adaptive"`
 	// Separated is whether the decision is made on the current fit.
 	Separated bool `json:"separated"`
-	// Median, Low and High are the further votes until the decision: the
-	// median over the simulated futures and the 80 % interval, the
+	// Likely, Median, Low and High are the further votes until the
+	// decision over the simulated futures: the most likely number (the
+	// middle, in ratio terms, of the shortest interval holding half of
+	// them; see likeliest), their median, and the 80 % interval, the
 	// shortest in ratio terms that holds 80 % of them (see shortest).
 	// Unreached counts the futures not decided within MaxVotes; when they
-	// pass 20 %, High is -1 (unbounded).
-	// Likely is the most likely number: the middle, in ratio terms, of
-	// the shortest interval that holds half the futures (see likeliest);
-	// -1 when more than half were not decided.
+	// pass 20 %, High is -1 (unbounded), and past half Likely is too.
 	Likely    int `json:"likely"`
 	Median    int `json:"median"`
 	Low       int `json:"low"`

@@ -16,9 +16,10 @@ Says how many more human votes the decision needs: it simulates the
 evaluation many times under the configured pairing (judging.pairing,
 judging.focus_top), with true ratings drawn from the current fit of the
 votes in the database and the board's bootstrap error (rank.bootstrap), and
-prints the median number of votes past the current count at which the top
-focus_top models are separated (each one's 95% interval wholly above every interval
-below it), with an 80% interval, and the boundaries still undecided. Before
+prints the number of votes past the current count at which the top
+focus_top models are separated (each one's 95% interval wholly above every
+interval below it): the most likely number, the median, and the shortest
+80% interval; and the boundaries still undecided. Before
 any vote it plans from a prior spread of ratings (--prior-sd) and the number
 of models. When votes were dealt with a stored propensity (adaptive
 pairing), the inverse-propensity ratings follow: what uniform dealing would
