@@ -15,9 +15,9 @@ func TestPlanImportedVotes(t *testing.T) {
 	tm := mustRun(t, "plan", "--db", db, "--sims", "30", "--format", "json")
 	var rep struct {
 		Votes, Models, Likely, Median, Low, High int
-		FromPrior                        bool `json:"from_prior"`
-		Ratings                          []struct{ Model string }
-		Undecided                        []struct{ Upper, Lower string }
+		FromPrior                                bool `json:"from_prior"`
+		Ratings                                  []struct{ Model string }
+		Undecided                                []struct{ Upper, Lower string }
 	}
 	if err := json.Unmarshal([]byte(tm.stdout.String()), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, tm.stdout)
