@@ -14,7 +14,8 @@ import (
 // separated; the median over RINGSIDE_BENCH_SEEDS seeds (default 200: with
 // 20 the median of either pairing moves by a checkpoint or two between sets
 // of seeds, so their ratio by ±6 % or more), for
-// uniform and adaptive dealing. It reports votes (the median), coverage (the
+// uniform and adaptive dealing. It reports votes (the median), mean-votes
+// (the mean of the decided runs), coverage (the
 // share of the final boards' intervals that hold the truth) and undecided
 // (runs that needed more than 40,000 votes).
 func BenchmarkVotesToSeparation(b *testing.B) {
@@ -44,8 +45,21 @@ func BenchmarkVotesToSeparation(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(median(rs)), "votes")
+			b.ReportMetric(meanVotes(rs), "mean-votes")
 			b.ReportMetric(float64(covered)/float64(max(1, total)), "coverage")
 			b.ReportMetric(float64(undecided), "undecided")
 		})
 	}
+}
+
+// meanVotes is the mean of the votes of the runs that decided.
+func meanVotes(rs []simResult) float64 {
+	sum, n := 0, 0
+	for _, r := range rs {
+		if r.votes > 0 {
+			sum += r.votes
+			n++
+		}
+	}
+	return float64(sum) / float64(max(1, n))
 }
