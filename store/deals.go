@@ -295,7 +295,11 @@ func (db *DB) StoredCandidates(ctx context.Context, judgeID string, runs []strin
 		query, args = qCandidatesInRuns, append(args, runsArg(runs))
 	}
 	// Every deal runs it: prepared (see readStmts).
-	rows, err := db.queryHot(ctx, query, args...)
+	return scanCandidates(db.queryHot(ctx, query, args...))
+}
+
+// scanCandidates reads the (battle id, dealt) rows of a candidate query.
+func scanCandidates(rows *sql.Rows, err error) ([]StoredCandidate, error) {
 	if err != nil {
 		return nil, err
 	}

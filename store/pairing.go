@@ -94,20 +94,7 @@ func (db *DB) StoredPairCandidates(ctx context.Context, judgeID string, runs []s
 		query, args = qPairCandidatesInRuns, append(args, runsArg(runs))
 	}
 	// Every deal runs it: prepared (see readStmts).
-	rows, err := db.queryHot(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []StoredCandidate
-	for rows.Next() {
-		var c StoredCandidate
-		if err := rows.Scan(&c.BattleID, &c.Dealt); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return scanCandidates(db.queryHot(ctx, query, args...))
 }
 
 // pairCandidatesOrder is one order of the pair in StoredPairCandidates: a

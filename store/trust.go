@@ -228,21 +228,8 @@ func (db *DB) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
 // no identity leak, not dealt to this judge before. Whatever run they come
 // from: an admin chose them to test the judges.
 func (db *DB) GoldCandidates(ctx context.Context, judgeID string, limit int) ([]StoredCandidate, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT b.id, b.dealt FROM gold_battles g JOIN battles b ON b.id = g.battle_id
+	return scanCandidates(db.read.QueryContext(ctx, `SELECT b.id, b.dealt FROM gold_battles g JOIN battles b ON b.id = g.battle_id
 		WHERE b.generation_a IS NOT NULL AND b.generation_b IS NOT NULL AND b.identity_leak = 0 AND b.failed_side = 0
 		  AND NOT EXISTS (SELECT 1 FROM deals d WHERE d.battle_id = b.id AND d.judge_id = $1)
-		ORDER BY b.dealt, b.id LIMIT $2`, judgeID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []StoredCandidate
-	for rows.Next() {
-		var c StoredCandidate
-		if err := rows.Scan(&c.BattleID, &c.Dealt); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+		ORDER BY b.dealt, b.id LIMIT $2`, judgeID, limit))
 }
