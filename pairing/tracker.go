@@ -188,11 +188,7 @@ func (t *Tracker) sandwich(h, hinv []float64) []float64 {
 				continue
 			}
 			p := sigmoid(t.theta[a] - t.theta[b])
-			w := min(ties/4, 0.9*t.n[a*m+b]*p*(1-p))
-			j[a*m+a] -= w
-			j[b*m+b] -= w
-			j[a*m+b] += w
-			j[b*m+a] += w
+			addPair(j, m, a, b, -min(ties/4, 0.9*t.n[a*m+b]*p*(1-p)))
 		}
 	}
 	return matMul(matMul(hinv, j, m), hinv, m)
@@ -242,13 +238,18 @@ func (t *Tracker) information(h, g []float64) {
 			r := t.s[i*m+j] - n*p
 			g[i] += r
 			g[j] -= r
-			w := n * p * (1 - p)
-			h[i*m+i] += w
-			h[j*m+j] += w
-			h[i*m+j] -= w
-			h[j*m+i] -= w
+			addPair(h, m, i, j, n*p*(1-p))
 		}
 	}
+}
+
+// addPair adds to the m×m information h what votes of weight w between a
+// and b add: w(e_a−e_b)(e_a−e_b)ᵀ.
+func addPair(h []float64, m, a, b int, w float64) {
+	h[a*m+a] += w
+	h[b*m+b] += w
+	h[a*m+b] -= w
+	h[b*m+a] -= w
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }

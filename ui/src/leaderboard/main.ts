@@ -213,26 +213,20 @@ bySelect.addEventListener("change", async () => {
   render();
 });
 if ([...controlSelect.options].some((o) => o.value === control)) controlSelect.value = control;
-controlSelect.addEventListener("change", async () => {
-  control = controlSelect.value;
-  reports.clear();
-  status.textContent = "Loading…";
-  await refresh();
-});
+// refetchOn: a selector whose choice changes every board fetches them anew.
+function refetchOn(select: HTMLSelectElement, choose: (v: string) => void): void {
+  select.addEventListener("change", async () => {
+    choose(select.value);
+    reports.clear();
+    status.textContent = "Loading…";
+    await refresh();
+  });
+}
+refetchOn(controlSelect, (v) => (control = v));
 weightingSelect.value = weighting;
-weightingSelect.addEventListener("change", async () => {
-  weighting = weightingSelect.value;
-  reports.clear();
-  status.textContent = "Loading…";
-  await refresh();
-});
+refetchOn(weightingSelect, (v) => (weighting = v));
 judgesSelect.value = judges;
-judgesSelect.addEventListener("change", async () => {
-  judges = judgesSelect.value;
-  reports.clear();
-  status.textContent = "Loading…";
-  await refresh();
-});
+refetchOn(judgesSelect, (v) => (judges = v));
 valueSelect.addEventListener("change", () => {
   value = valueSelect.value;
   render();
