@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -296,13 +295,4 @@ func checkComplete(t *testing.T, s *memStore, cfg arena.Config) {
 			t.Errorf("battle %+v does not point at its own generations", b)
 		}
 	}
-}
-
-func sortedKeys(m map[string]int) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
