@@ -34,15 +34,15 @@ type demoServer struct {
 func newDemoServer(t *testing.T, opts ...server.Option) *demoServer {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "ringside.db"))
+	tpl := newDemoTemplate(t)
+	path := filepath.Join(t.TempDir(), "ringside.db")
+	tpl.copyTo(t, path)
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	demo, err := servertest.Fill(ctx, db, servertest.Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	demo := tpl.demo
 	if _, err := server.EnsureAdminToken(ctx, db, demoAdminToken); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,9 +15,12 @@ import (
 
 const chromiumPath = "/usr/bin/chromium"
 
-// newBrowser starts headless Chromium for a test. Without Chromium the test
-// is skipped on a developer's machine, and fails in CI (CI is set), where
-// .ci/run installs it: a browser test must not pass by not running.
+// newBrowser gives a test its own browser context (cookies, storage and
+// cache of its own, like a fresh profile) in the package's one headless
+// Chromium, started by the first test that asks. Starting a browser per test
+// cost a second or two each. Without Chromium the test is skipped on a
+// developer's machine, and fails in CI (CI is set), where .ci/run installs
+// it: a browser test must not pass by not running.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
@@ -25,34 +29,70 @@ func newBrowser(t *testing.T) context.Context {
 		}
 		t.Skipf("%s not installed (apt-get install -y --no-install-recommends chromium)", chromiumPath)
 	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		// The machine has no network beyond loopback: without these,
-		// Chromium keeps dialling Google and gets refused.
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-	})
-	// The first run starts the browser; it must not carry a timeout.
-	if err := chromedp.Do(ctx); err != nil {
+	browser, err := sharedBrowser.start()
+	if err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	// The first action opens the context's first tab, which lives as long as
+	// the context of that action: it must not carry a timeout.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatalf("open a browser context: %v", err)
+	}
 	return ctx
+}
+
+// sharedBrowser is the package's one Chromium, stopped by TestMain.
+var sharedBrowser browserProcess
+
+type browserProcess struct {
+	once   sync.Once
+	ctx    context.Context
+	err    error
+	cancel func()
+	dir    string
+}
+
+func (b *browserProcess) start() (context.Context, error) {
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "ringside-chromium-"); b.err != nil {
+			return
+		}
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(chromiumPath),
+			chromedp.Headless,
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.NoFirstRun,
+			chromedp.NoDefaultBrowserCheck,
+			// The machine has no network beyond loopback: without these,
+			// Chromium keeps dialling Google and gets refused.
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			chromedp.UserDataDir(b.dir),
+			chromedp.WindowSize(1280, 900),
+		}
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel := chromedp.NewContext(alloc)
+		b.ctx, b.cancel = ctx, func() { cancel(); cancelAlloc() }
+		// The first run starts the browser; it must not carry a timeout.
+		b.err = chromedp.Do(ctx)
+	})
+	return b.ctx, b.err
+}
+
+// stop ends the browser, if one was started, and removes its profile.
+func (b *browserProcess) stop() {
+	if b.cancel != nil {
+		b.cancel()
+	}
+	if b.dir != "" {
+		os.RemoveAll(b.dir)
+	}
 }
 
 // xssOutput is what a hostile or careless model might write: Markdown that

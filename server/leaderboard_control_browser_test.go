@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/ringside-eval/ringside"
 	"github.com/ringside-eval/ringside/server"
-	"github.com/ringside-eval/ringside/server/servertest"
 	"github.com/ringside-eval/ringside/store"
 )
 
@@ -25,15 +24,15 @@ import (
 func newStyledDemoServer(t *testing.T) *demoServer {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "ringside.db"))
+	tpl := newDemoTemplate(t)
+	path := filepath.Join(t.TempDir(), "ringside.db")
+	tpl.copyTo(t, path)
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	demo, err := servertest.Fill(ctx, db, servertest.Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	demo := tpl.demo
 	im, err := db.BeginBattleImport(ctx, "styled.jsonl", "sha-styled")
 	if err != nil {
 		t.Fatal(err)

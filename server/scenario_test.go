@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -218,28 +219,56 @@ func readScenarioBody(t *testing.T, resp *http.Response) string {
 }
 
 // demoTemplate is a demo database, filled once and closed, so that its
-// write-ahead log is folded into the one file a scenario copies.
+// write-ahead log is folded into the one file a test copies.
 type demoTemplate struct {
 	path string
 	demo *servertest.Demo
 }
 
+// sharedDemo is the package's one demo template: filling a demo (a run of
+// the simulated models, the rules judge, simulated people) took seconds
+// under the race detector, and nearly every server test wants one.
+var sharedDemo demoOnce
+
+type demoOnce struct {
+	once sync.Once
+	dir  string
+	tpl  *demoTemplate
+	err  error
+}
+
+// newDemoTemplate returns the package's demo template, filling it on first
+// use. Tests copy it (copyTo) and never write to it.
 func newDemoTemplate(t *testing.T) *demoTemplate {
 	t.Helper()
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "demo.db")
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
+	d := &sharedDemo
+	d.once.Do(func() {
+		if d.dir, d.err = os.MkdirTemp("", "ringside-demo-"); d.err != nil {
+			return
+		}
+		ctx := context.Background()
+		path := filepath.Join(d.dir, "demo.db")
+		db, err := store.Open(ctx, path)
+		if err != nil {
+			d.err = err
+			return
+		}
+		demo, err := servertest.Fill(ctx, db, servertest.Options{Seed: 1})
+		if cerr := db.Close(); err == nil {
+			err = cerr
+		}
+		d.tpl, d.err = &demoTemplate{path: path, demo: demo}, err
+	})
+	if d.err != nil {
+		t.Fatalf("fill the demo template: %v", d.err)
 	}
-	demo, err := servertest.Fill(ctx, db, servertest.Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
+	return d.tpl
+}
+
+func (d *demoOnce) remove() {
+	if d.dir != "" {
+		os.RemoveAll(d.dir)
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return &demoTemplate{path: path, demo: demo}
 }
 
 func (d *demoTemplate) copyTo(t *testing.T, path string) {

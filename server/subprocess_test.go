@@ -48,7 +48,10 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	sharedBrowser.stop()
+	sharedDemo.remove()
+	os.Exit(code)
 }
 
 // serveChild serves judging on a loopback port until SIGTERM, printing
